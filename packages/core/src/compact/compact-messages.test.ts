@@ -1,0 +1,313 @@
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { agentConversation, assertToolPairsIntact, deepFreeze } from '../../test/conversation-fixtures';
+import { createEstimator } from '../estimate/create-estimator';
+import { InvalidConfigError } from '../errors/invalid-config-error';
+import type { Message } from '../message/message';
+import { extractIdentifiers } from '../summarize/extract-identifiers';
+import type { Summarizer } from '../summarize/summarizer';
+import type { CompactionEvent } from './compaction-event';
+import { compactMessages } from './compact-messages';
+
+const estimator = createEstimator();
+const tokensOf = (messages: readonly Message[]) => estimator.countMessages(messages);
+
+/** A model-like summarizer that records its calls and keeps the identifiers it is shown. */
+function recordingSummarizer() {
+  const calls: Array<{ previousSummary: string | undefined; count: number }> = [];
+  const summarizer: Summarizer = ({ messages, previousSummary, transcript }) => {
+    calls.push({ previousSummary, count: messages.length });
+    return `Summary ${calls.length} of ${messages.length} messages. Mentions: ${extractIdentifiers(transcript).join(', ')}`;
+  };
+  return { summarizer, calls };
+}
+
+describe('compactMessages: no-ops', () => {
+  it('does nothing to an empty conversation or a single user message', async () => {
+    expect((await compactMessages([], { contextWindow: 1000 })).messages).toEqual([]);
+    const one: Message[] = [{ role: 'user', content: 'hello' }];
+    const result = await compactMessages(one, { contextWindow: 1000 });
+    expect(result.messages[0]).toBe(one[0]);
+    expect(result.actions).toEqual([]);
+    expect(result.state).toBeUndefined();
+  });
+
+  it('returns the very same objects when under the threshold', async () => {
+    const messages = deepFreeze(agentConversation({ turns: 3, toolResultChars: 500 }));
+    const result = await compactMessages(messages, { contextWindow: 1_000_000 });
+    expect(result.messages).toHaveLength(messages.length);
+    result.messages.forEach((message, index) => expect(message).toBe(messages[index]));
+    expect(result.actions).toEqual([]);
+    expect(result.stateChanged).toBe(false);
+  });
+
+  it('with an unknown context window: no compaction, but the storage cap still applies', async () => {
+    const messages = deepFreeze(agentConversation({ turns: 40, toolResultChars: 40_000 }));
+    const events: CompactionEvent[] = [];
+    const result = await compactMessages(messages, { onEvent: (event) => events.push(event) });
+    expect(result.messages).toHaveLength(messages.length);
+    expect(result.actions).toEqual(['cap-tool-results']);
+    expect(result.state).toBeUndefined();
+    const results = result.messages.flatMap((message) =>
+      typeof message.content === 'string' ? [] : message.content.filter((part) => part.type === 'tool-result'),
+    );
+    for (const part of results) {
+      const text = typeof part.content === 'string' ? part.content : '';
+      expect(text.length).toBeLessThanOrEqual(30_000);
+      expect(text).toMatch(/\[\.\.\. content truncated, showing first \d+ characters of 40000 total \.\.\.\]$/);
+    }
+    expect(events.some((event) => event.type === 'truncation')).toBe(true);
+    // User and assistant messages are untouched objects.
+    expect(result.messages[1]).toBe(messages[1]);
+  });
+
+  it('treats everything inside the protected window as nothing to compact', async () => {
+    const messages: Message[] = [{ role: 'user', content: 'x'.repeat(4000) }];
+    const result = await compactMessages(messages, { contextWindow: 1000 });
+    expect(result.state).toBeUndefined();
+    expect(result.messages[0]).toBe(messages[0]);
+  });
+});
+
+describe('compactMessages: compaction', () => {
+  const messages = deepFreeze(agentConversation({ turns: 30, toolResultChars: 3000, screenshotEvery: 5 }));
+  const total = tokensOf(messages);
+  const contextWindow = Math.floor(total / 0.9);
+
+  it('summarizes the older part, keeps the recent part verbatim and the system prompt after the summary', async () => {
+    const { summarizer, calls } = recordingSummarizer();
+    const result = await compactMessages(messages, { contextWindow, summarizer, supersedeToolResults: false, toolResultReduction: false, imagePlaceholders: false });
+    expect(calls).toHaveLength(1);
+    expect(result.stateChanged).toBe(true);
+    expect(result.actions).toContain('summarize');
+    const [summary, system, ...rest] = result.messages;
+    expect(summary!.role).toBe('system');
+    expect(summary!.content).toContain('Summary 1 of');
+    expect(system).toBe(messages[0]);
+    // The recent messages are the caller's own objects, in order, ending with the last message.
+    for (const message of rest) expect(messages).toContain(message);
+    expect(rest.at(-1)).toBe(messages.at(-1));
+    assertToolPairsIntact(rest);
+    expect(result.tokensAfter).toBeLessThan(contextWindow * 0.85);
+    expect(result.state!.coveredCount + rest.length).toBe(messages.length - 1);
+    expect(result.state!.summaries).toHaveLength(1);
+    expect(result.state!.summaries[0]).toMatch(new RegExp(`^Summary 1 of ${calls[0]!.count} messages`));
+  });
+
+  it('applies the stored summary on the next request: same prefix, no new summary', async () => {
+    const { summarizer, calls } = recordingSummarizer();
+    const first = await compactMessages(messages, { contextWindow, summarizer });
+    const grown = [...messages, { role: 'user', content: 'One more question.' } as Message];
+    const second = await compactMessages(grown, { contextWindow, summarizer, state: first.state });
+    expect(calls).toHaveLength(1);
+    expect(second.stateChanged).toBe(false);
+    expect(second.actions).toContain('apply-summary');
+    expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
+    expect(second.messages.at(-1)).toBe(grown.at(-1));
+  });
+
+  it('ignores a state whose covered prefix changed (edited or branched history)', async () => {
+    const { summarizer } = recordingSummarizer();
+    const first = await compactMessages(messages, { contextWindow, summarizer });
+    const edited = [messages[0]!, { role: 'user', content: 'A different start.' } as Message, ...messages.slice(2)];
+    const second = await compactMessages(edited, { contextWindow: contextWindow * 10, summarizer, state: first.state });
+    expect(second.actions).not.toContain('apply-summary');
+    expect(second.state).toBeUndefined();
+    second.messages.forEach((message, index) => expect(message).toBe(edited[index]));
+  });
+
+  it('merges the previous summary into one cumulative summary', async () => {
+    const { summarizer, calls } = recordingSummarizer();
+    const first = await compactMessages(messages, { contextWindow, summarizer });
+    const more = [...messages, ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 })];
+    const second = await compactMessages(more, { contextWindow, summarizer, state: first.state });
+    expect(second.stateChanged).toBe(true);
+    expect(calls[1]!.previousSummary).toBe(first.state!.summaries[0]);
+    expect(second.state!.summaries).toHaveLength(1);
+    expect(second.state!.compactionCount).toBe(2);
+    expect(second.state!.coveredCount).toBeGreaterThan(first.state!.coveredCount);
+  });
+
+  it('stacks one summary per compaction in stack mode', async () => {
+    const { summarizer, calls } = recordingSummarizer();
+    const first = await compactMessages(messages, { contextWindow, summarizer, summaryMode: 'stack' });
+    const more = [...messages, ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 })];
+    const second = await compactMessages(more, { contextWindow, summarizer, summaryMode: 'stack', state: first.state });
+    expect(calls[1]!.previousSummary).toBeUndefined();
+    expect(second.state!.summaries).toHaveLength(2);
+    expect(second.state!.summaries[0]).toBe(first.state!.summaries[0]);
+    expect(second.state!.summaries[1]).toMatch(new RegExp(`^Summary 2 of ${calls[1]!.count} messages`));
+    expect(second.messages[0]!.content).toContain('[Compaction Summary]: Summary 1');
+  });
+
+  it('places the summary as a leading user message when asked', async () => {
+    const result = await compactMessages(messages, { contextWindow, summaryPlacement: 'user' });
+    expect(result.messages[0]).toBe(messages[0]);
+    expect(result.messages[1]!.role).toBe('user');
+    expect(result.messages[1]!.content).toContain('Summary of the earlier conversation');
+  });
+
+  it('retries a failing summarizer once and succeeds', async () => {
+    const summarizer = vi.fn<Summarizer>().mockRejectedValueOnce(new Error('overloaded')).mockResolvedValueOnce('A fine summary.');
+    const result = await compactMessages(messages, { contextWindow, summarizer, auditIdentifiers: false });
+    expect(summarizer).toHaveBeenCalledTimes(2);
+    expect(result.state!.summaries).toEqual(['A fine summary.']);
+  });
+
+  it('falls back to dropping the oldest messages from the request when the summarizer fails twice', async () => {
+    const summarizer = vi.fn<Summarizer>().mockRejectedValue(new Error('down'));
+    const events: CompactionEvent[] = [];
+    const result = await compactMessages(messages, { contextWindow, summarizer, onEvent: (event) => events.push(event) });
+    expect(summarizer).toHaveBeenCalledTimes(2);
+    expect(result.stateChanged).toBe(false);
+    expect(result.state).toBeUndefined();
+    expect(result.actions).toEqual(expect.arrayContaining(['summarize-failed', 'drop-oldest']));
+    const failed = events.find((event) => event.type === 'compaction-failed');
+    expect(failed).toMatchObject({ fallback: 'drop-oldest' });
+    expect(result.tokensAfter).toBeLessThan(contextWindow * 0.85);
+    const note = result.messages.find((message) => typeof message.content === 'string' && message.content.startsWith('[System:'));
+    expect(note!.content).toMatch(/^\[System: \d+ older messages were truncated due to context limits\]/);
+    expect(note!.content).toContain('Turn 0: please check src/module0.ts');
+    assertToolPairsIntact(result.messages);
+    expect(result.messages.at(-1)).toBe(messages.at(-1));
+  });
+
+  it('treats a blank summary as a failure (and the given state stays as it was)', async () => {
+    const { summarizer } = recordingSummarizer();
+    const first = await compactMessages(messages, { contextWindow, summarizer });
+    const more = [...messages, ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 3 })];
+    const blank = vi.fn<Summarizer>().mockResolvedValue('  ');
+    const second = await compactMessages(more, { contextWindow, summarizer: blank, state: first.state });
+    expect(blank).toHaveBeenCalledTimes(2);
+    expect(second.stateChanged).toBe(false);
+    expect(second.state).toBe(first.state);
+    expect(second.actions).toContain('summarize-failed');
+    expect(second.tokensAfter).toBeLessThan(contextWindow * 0.85);
+  });
+
+  it('compacts before sending after a switch to a much smaller window', async () => {
+    const big = await compactMessages(messages, { contextWindow: 1_000_000 });
+    expect(big.actions).toEqual([]);
+    const small = await compactMessages(messages, { contextWindow: 8_000 });
+    expect(small.tokensAfter).toBeLessThan(8_000);
+    assertToolPairsIntact(small.messages);
+  });
+
+  it('replaces old screenshots with placeholders before summarizing', async () => {
+    const summarizer = vi.fn<Summarizer>().mockResolvedValue('S');
+    // Just over the threshold: the reductions alone bring it back under.
+    const window = Math.floor(total / 0.86);
+    const result = await compactMessages(messages, { contextWindow: window, summarizer });
+    expect(result.actions).toContain('replace-images');
+    const text = JSON.stringify(result.messages);
+    expect(text).toContain('[image: image/png, 1280x800');
+    expect(summarizer).not.toHaveBeenCalled();
+    expect(result.tokensAfter).toBeLessThan(window * 0.85);
+  });
+
+  it('reports start and end with token counts, and survives a throwing event handler', async () => {
+    const events: CompactionEvent[] = [];
+    await compactMessages(messages, {
+      contextWindow,
+      onEvent: (event) => {
+        events.push(event);
+        throw new Error('handler bug');
+      },
+    });
+    const start = events.find((event) => event.type === 'compaction-start');
+    const end = events.find((event) => event.type === 'compaction-end');
+    expect(start).toMatchObject({ reason: 'threshold' });
+    expect(end).toMatchObject({ reason: 'threshold', summarizerCalls: 1 });
+    if (end?.type === 'compaction-end') expect(end.tokensAfter).toBeLessThan(end.tokensBefore);
+  });
+});
+
+describe('compactMessages: emergency and overflow', () => {
+  it('drops the oldest groups with the marker when no summary may be made and the prompt is over 95%', async () => {
+    const messages = deepFreeze(agentConversation({ turns: 20, toolResultChars: 1500 }));
+    const contextWindow = Math.floor(tokensOf(messages) / 1.2);
+    const events: CompactionEvent[] = [];
+    const result = await compactMessages(messages, {
+      contextWindow,
+      allowSummarize: false,
+      toolResultReduction: false,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.actions).toContain('drop-oldest');
+    expect(result.tokensAfter).toBeLessThan(contextWindow * 0.85);
+    expect(events.find((event) => event.type === 'emergency-truncation')).toBeDefined();
+    expect(result.messages[0]).toBe(messages[0]);
+    expect(result.messages[1]!.content).toMatch(/^\[System: \d+ older messages were truncated due to context limits\]/);
+    assertToolPairsIntact(result.messages);
+  });
+
+  it('shrinks step by step on overflow retries, even with an unknown window', async () => {
+    const messages = deepFreeze(agentConversation({ turns: 12, toolResultChars: 8000 }));
+    let previous = Number.POSITIVE_INFINITY;
+    const sizes: number[] = [];
+    for (const overflowAttempt of [1, 2, 3, 4]) {
+      const result = await compactMessages(messages, { overflowAttempt });
+      expect(result.actions).toContain('summarize');
+      assertToolPairsIntact(result.messages);
+      expect(result.messages.at(-1)?.role).toBe(messages.at(-1)?.role);
+      expect(result.tokensAfter).toBeLessThanOrEqual(previous);
+      previous = result.tokensAfter;
+      sizes.push(result.tokensAfter);
+    }
+    expect(sizes[3]!).toBeLessThan(tokensOf(messages) / 2);
+  });
+});
+
+describe('compactMessages: options', () => {
+  it('rejects bad options with the option named', async () => {
+    await expect(compactMessages([], { contextWindow: -5 })).rejects.toThrow(InvalidConfigError);
+    await expect(compactMessages([], { thresholds: { compact: 1.5 } })).rejects.toThrow(/thresholds.compact/);
+    await expect(compactMessages([], { thresholds: { background: 0.9, compact: 0.85 } })).rejects.toThrow(/background <= compact/);
+    await expect(compactMessages([], { protectedRatio: 0.9 })).rejects.toThrow(/protectedRatio/);
+    await expect(compactMessages([], { summarizer: 'gpt-4o' as never })).rejects.toThrow(/summarizer/);
+    await expect(compactMessages([], { toolResultLimits: { read_file: 0 } })).rejects.toThrow(/toolResultLimits.read_file/);
+  });
+
+  it('applies per-tool limits', async () => {
+    const messages = agentConversation({ turns: 2, toolResultChars: 5000 });
+    const result = await compactMessages(messages, { toolResultLimits: { read_file: 1000 } });
+    const text = JSON.stringify(result.messages);
+    expect(text).toContain('showing first');
+    const runTests = result.messages.flatMap((message) =>
+      typeof message.content === 'string' ? [] : message.content.filter((part) => part.type === 'tool-result' && part.toolName === 'run_tests'),
+    );
+    for (const part of runTests) expect((part as { content: string }).content.length).toBe(5000);
+  });
+});
+
+describe('compactMessages: properties', () => {
+  it('never mutates its input, never orphans a tool call or result, keeps the last message, and fits when it can', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 25 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.integer({ min: 100, max: 12_000 }),
+        fc.double({ min: 0.3, max: 3, noNaN: true }),
+        fc.integer({ min: 0, max: 10_000 }),
+        async (turns, toolCallsPerTurn, parallelEvery, toolResultChars, windowShare, seed) => {
+          const messages = deepFreeze(
+            agentConversation({ turns, toolCallsPerTurn, parallelEvery, toolResultChars, screenshotEvery: 4, seed }),
+          );
+          const contextWindow = Math.max(2_000, Math.floor(tokensOf(messages) * windowShare));
+          const result = await compactMessages(messages, { contextWindow });
+          assertToolPairsIntact(result.messages);
+          expect(result.messages.at(-1)).toBe(messages.at(-1));
+          // Every message the result shares with the input is the same object, in order.
+          const kept = result.messages.filter((message) => messages.includes(message));
+          const positions = kept.map((message) => messages.indexOf(message));
+          expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+          // Fits whenever the last message group alone does.
+          const last = estimator.countMessages(messages.slice(-1));
+          if (last < contextWindow * 0.3) expect(result.tokensAfter).toBeLessThan(contextWindow * 0.95);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

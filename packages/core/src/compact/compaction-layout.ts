@@ -1,0 +1,86 @@
+import type { Message } from '../message/message';
+import type { CompactionState } from '../store/compaction-state';
+import { hashMessages } from './hash-messages';
+
+/** Where the summary goes in the request. */
+export type SummaryPlacement = 'system' | 'user';
+
+/** The message that carries the summary into the request (none without summaries). */
+export function summaryMessage(summaries: readonly string[], placement: SummaryPlacement): Message | undefined {
+  const blocks: string[] = [];
+  if (summaries.length === 1) {
+    blocks.push(`Summary of the earlier conversation (it stands in for the messages before this point):\n\n${summaries[0]}`);
+  } else if (summaries.length > 1) {
+    blocks.push(
+      `Summaries of the earlier conversation, oldest first (they stand in for the messages before this point):\n\n${summaries
+        .map((summary) => `[Compaction Summary]: ${summary}`)
+        .join('\n\n')}`,
+    );
+  }
+  if (blocks.length === 0) return undefined;
+  return { role: placement, content: blocks.join('\n\n') };
+}
+
+/** A conversation split at the start of its non-system messages and at the covered prefix. */
+export interface ConversationLayout {
+  /** System messages before the first conversation message, and those inside the covered span. */
+  system: Message[];
+  /** The covered conversation messages (to be replaced by the summary). */
+  covered: Message[];
+  /** Everything after the covered span, system messages in place. */
+  rest: Message[];
+}
+
+/**
+ * Lays out `messages` around the first `coveredCount` conversation (non-system) messages. When fewer
+ * conversation messages exist, `covered` holds what there is.
+ */
+export function layoutConversation(messages: readonly Message[], coveredCount: number): ConversationLayout {
+  const system: Message[] = [];
+  const covered: Message[] = [];
+  let index = 0;
+  for (; index < messages.length && covered.length < coveredCount; index++) {
+    const message = messages[index]!;
+    (message.role === 'system' ? system : covered).push(message);
+  }
+  // Leading system messages with nothing covered yet still belong to the system block.
+  while (index < messages.length && covered.length === 0 && messages[index]!.role === 'system') {
+    system.push(messages[index]!);
+    index++;
+  }
+  return { system, covered, rest: messages.slice(index) };
+}
+
+/** Whether `state` still describes `messages`: its covered prefix exists and hashes the same. */
+export function stateMatches(messages: readonly Message[], state: CompactionState | undefined): boolean {
+  if (state === undefined || state.coveredCount <= 0) return false;
+  const { covered } = layoutConversation(messages, state.coveredCount);
+  return covered.length === state.coveredCount && hashMessages(covered) === state.coveredHash;
+}
+
+/**
+ * The request with the covered prefix replaced by the summary message: `[summary, ...system, note,
+ * ...rest]` (placement `system`) or `[...system, summary, note, ...rest]` (placement `user`). The
+ * note (what an emergency drop left behind) is a user message, so the conversation after it may
+ * begin with either role.
+ */
+export function assembleRequest({
+  layout,
+  summaries,
+  placement,
+  note,
+  rest = layout.rest,
+}: {
+  layout: ConversationLayout;
+  summaries: readonly string[];
+  placement: SummaryPlacement;
+  note?: string;
+  rest?: readonly Message[];
+}): Message[] {
+  const summary = summaryMessage(summaries, placement);
+  const head: Message[] = note === undefined ? [] : [{ role: 'user', content: note }];
+  if (summary === undefined) return [...layout.system, ...head, ...rest];
+  return placement === 'system'
+    ? [summary, ...layout.system, ...head, ...rest]
+    : [...layout.system, summary, ...head, ...rest];
+}

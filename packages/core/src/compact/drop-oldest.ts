@@ -1,0 +1,63 @@
+import type { Message } from '../message/message';
+import { groupStarts, safeBoundaries } from '../split/safe-boundaries';
+import { extractiveDigest } from '../summarize/extractive-summarizer';
+
+/** Options of {@link dropOldest}. */
+export interface DropOldestOptions {
+  /** Tokens the kept messages and the note may use together. */
+  budgetTokens: number;
+  /** Counts a list of messages, in the same unit as the budget. */
+  countTokens: (messages: readonly Message[]) => number;
+  /**
+   * Leave a deterministic digest of the dropped messages in the note (no model involved).
+   * @default true
+   */
+  leaveDigest?: boolean;
+  /**
+   * Longest the digest may be, in characters.
+   * @default 2000
+   */
+  digestMaxChars?: number;
+}
+
+/** What {@link dropOldest} returns. */
+export interface DropOldestResult {
+  /** The messages that stay, oldest first (system messages from the dropped span kept, first). */
+  kept: Message[];
+  /** How many messages were dropped (system messages are never dropped). */
+  droppedCount: number;
+  /** The note to put where they were; undefined when nothing was dropped. */
+  note: string | undefined;
+}
+
+/**
+ * Drops the oldest whole message groups (never a tool call without its result, never the last
+ * group) until what is left, with a note in place of what was dropped, fits the budget. The note
+ * reads `[System: N older messages were truncated due to context limits]` (seed Spacebot), followed
+ * by a digest of what they held. Works on a request only: the caller's conversation is not touched.
+ */
+export function dropOldest(
+  messages: readonly Message[],
+  { budgetTokens, countTokens, leaveDigest = true, digestMaxChars = 2000 }: DropOldestOptions,
+): DropOldestResult {
+  if (countTokens(messages) <= budgetTokens) return { kept: [...messages], droppedCount: 0, note: undefined };
+  const starts = groupStarts(safeBoundaries(messages), 0);
+  // Cutting before the first group drops nothing; try each later group start, oldest first.
+  let result: DropOldestResult | undefined;
+  for (const start of starts.slice(1)) {
+    result = cut(messages, start, leaveDigest, digestMaxChars);
+    const note: Message[] = result.note === undefined ? [] : [{ role: 'user', content: result.note }];
+    if (countTokens([...note, ...result.kept]) <= budgetTokens) return result;
+  }
+  return result ?? { kept: [...messages], droppedCount: 0, note: undefined };
+}
+
+function cut(messages: readonly Message[], start: number, leaveDigest: boolean, digestMaxChars: number): DropOldestResult {
+  const dropped = messages.slice(0, start).filter((message) => message.role !== 'system');
+  const systemKept = messages.slice(0, start).filter((message) => message.role === 'system');
+  const marker = `[System: ${dropped.length} older message${dropped.length === 1 ? ' was' : 's were'} truncated due to context limits]`;
+  const note = leaveDigest
+    ? `${marker}\n\nA brief digest of what they held:\n${extractiveDigest(dropped, undefined, { maxChars: digestMaxChars })}`
+    : marker;
+  return { kept: [...systemKept, ...messages.slice(start)], droppedCount: dropped.length, note };
+}

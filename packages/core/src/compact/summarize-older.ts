@@ -1,0 +1,101 @@
+import type { Message } from '../message/message';
+import { findBoundary } from '../split/split-messages';
+import type { CompactionState } from '../store/compaction-state';
+import { summarize } from '../summarize/summarize';
+import type { CompactionReason } from './compaction-event';
+import { layoutConversation } from './compaction-layout';
+import type { ResolvedCompactionOptions } from './compaction-options';
+import { hashMessages } from './hash-messages';
+
+/** What {@link summarizeOlder} produced. */
+export interface SummarizeOlderResult {
+  /** The new state, or undefined when there was nothing older than the protected window. */
+  state: CompactionState | undefined;
+  summarizerCalls: number;
+}
+
+/**
+ * One compaction: splits what the current state does not cover into older and recent, summarizes
+ * the older part (merged with the previous summary in cumulative mode) and returns the new state.
+ * Emits `compaction-start` / `compaction-end`; a failure throws (the caller decides the fallback)
+ * and changes nothing.
+ */
+export async function summarizeOlder({
+  messages,
+  working,
+  state,
+  options,
+  contextWindow,
+  keepGroups,
+  reason,
+  conversationId,
+  countTokens,
+  abortSignal,
+}: {
+  /** The conversation as the application has it (hashed for the state). */
+  messages: readonly Message[];
+  /** The same conversation after the storage-time cap (what the summarizer reads). */
+  working: readonly Message[];
+  /** The state that currently applies (already validated), if any. */
+  state: CompactionState | undefined;
+  options: ResolvedCompactionOptions;
+  contextWindow: number | undefined;
+  keepGroups: number | undefined;
+  reason: CompactionReason;
+  conversationId: string;
+  countTokens: (messages: readonly Message[]) => number;
+  abortSignal?: AbortSignal;
+}): Promise<SummarizeOlderResult> {
+  const coveredBefore = state?.coveredCount ?? 0;
+  const layout = layoutConversation(working, coveredBefore);
+  const boundary = findBoundary(layout.rest, {
+    protectTokens: (contextWindow ?? 0) * options.protectedRatio,
+    keepGroups,
+    estimator: options.estimator,
+  });
+  const older = layout.rest.slice(0, boundary).filter((message) => message.role !== 'system');
+  if (older.length === 0) return { state: undefined, summarizerCalls: 0 };
+
+  const tokensBefore = countTokens(working);
+  const started = Date.now();
+  options.onEvent({ type: 'compaction-start', conversationId, reason, tokensBefore, messageCount: older.length });
+  const previous = state?.summaries ?? [];
+  const result = await summarize({
+    messages: older,
+    summarizer: options.summarizer,
+    previousSummary: options.summaryMode === 'cumulative' ? previous.at(-1) : undefined,
+    maxInputTokens:
+      options.summarizerMaxInputTokens ?? Math.min(100_000, Math.floor((contextWindow ?? 166_667) * 0.6)),
+    summaryPrompt: options.summaryPrompt,
+    onMemory: options.onMemory,
+    auditIdentifiers: options.auditIdentifiers,
+    estimator: options.estimator,
+    abortSignal,
+  });
+  const summaries = options.summaryMode === 'cumulative' ? [result.summary] : [...previous, result.summary];
+  const coveredCount = coveredBefore + older.length;
+  const covered = layoutConversation(messages, coveredCount).covered;
+  const after = layoutConversation(working, coveredCount);
+  const tokensAfter = countTokens([{ role: 'system', content: summaries.join('\n\n') }, ...after.system, ...after.rest]);
+  const newState: CompactionState = {
+    version: 1,
+    summaries,
+    coveredCount,
+    coveredHash: hashMessages(covered),
+    tokensBefore,
+    tokensAfter,
+    createdAt: Date.now(),
+    compactionCount: (state?.compactionCount ?? 0) + 1,
+  };
+  options.onEvent({
+    type: 'compaction-end',
+    conversationId,
+    reason,
+    tokensBefore,
+    tokensAfter,
+    coveredCount,
+    summarizerCalls: result.calls,
+    durationMs: Date.now() - started,
+  });
+  return { state: newState, summarizerCalls: result.calls };
+}

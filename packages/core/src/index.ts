@@ -1,0 +1,81 @@
+// The public surface of @spillway/core. Adding a line here is an API decision.
+
+export type { CompactionEvent, CompactionEventHandler, CompactionReason } from './compact/compaction-event';
+export type { SummaryPlacement } from './compact/compaction-layout';
+export type { CompactionOptions, CompactionThresholds } from './compact/compaction-options';
+export {
+  type CompactionAction,
+  type CompactMessagesOptions,
+  type CompactMessagesResult,
+  type CompactRequestOptions,
+  compactMessages,
+} from './compact/compact-messages';
+export {
+  type AfterResponseOptions,
+  type CompactOptions,
+  type Compactor,
+  type CompactorOptions,
+  createCompactor,
+  type PrepareOptions,
+  type PrepareResult,
+} from './compact/create-compactor';
+export { deriveConversationId } from './compact/conversation-id';
+export { hashMessages } from './compact/hash-messages';
+export { BACKGROUND_THRESHOLD_RATIO, COMPACT_THRESHOLD_RATIO, EMERGENCY_THRESHOLD_RATIO } from './compact/thresholds';
+export { CONTEXT_WINDOWS, type GetContextWindowOptions, getContextWindow } from './context-window/get-context-window';
+export { ContextOverflowError } from './errors/context-overflow-error';
+export { InvalidConfigError } from './errors/invalid-config-error';
+export { isContextOverflowError } from './errors/is-context-overflow-error';
+export { SpillwayError } from './errors/spillway-error';
+export { SummarizationError } from './errors/summarization-error';
+export type { Estimator } from './estimate/estimator';
+export type {
+  FilePart,
+  ImagePart,
+  Message,
+  MessagePart,
+  MessageRole,
+  OpaquePart,
+  ReasoningPart,
+  TextPart,
+  ToolCallPart,
+  ToolResultContentPart,
+  ToolResultPart,
+} from './message/message';
+export { messageParts, toolResultParts } from './message/message-parts';
+export {
+  PROTECTED_WINDOW_RATIO,
+  type SplitMessagesOptions,
+  type SplitMessagesResult,
+  splitMessages,
+} from './split/split-messages';
+export type { CompactionState } from './store/compaction-state';
+export type { CompactionStore } from './store/compaction-store';
+export { MemoryCompactionStore, type MemoryCompactionStoreOptions } from './store/memory-compaction-store';
+export { DEFAULT_SUMMARY_PROMPT } from './summarize/default-summary-prompt';
+export {
+  createExtractiveSummarizer,
+  type ExtractiveSummarizerOptions,
+  extractiveSummarizer,
+} from './summarize/extractive-summarizer';
+export { extractIdentifiers } from './summarize/extract-identifiers';
+export { type RenderTranscriptOptions, renderTranscript } from './summarize/render-transcript';
+export { type SummarizeOptions, type SummarizeResult, summarize } from './summarize/summarize';
+export type { Summarizer, SummarizerInput, SummarizerOutput } from './summarize/summarizer';
+export { type CapToolResultsOptions, capToolResults } from './truncate/cap-tool-results';
+export { imagePlaceholder } from './truncate/image-placeholder';
+export {
+  type ReduceToolResultsOptions,
+  type ReduceToolResultsResult,
+  reduceToolResults,
+} from './truncate/reduce-tool-results';
+export { type ReplaceImagesOptions, replaceImages } from './truncate/replace-images';
+export { type SupersedeToolResultsOptions, supersedeToolResults } from './truncate/supersede-tool-results';
+export { type TruncateMode, type TruncateTextOptions, truncateText } from './truncate/truncate-text';
+export {
+  TOOL_RESULT_MAX_CHARS,
+  type TruncateToolResultOptions,
+  truncateToolResult,
+} from './truncate/truncate-tool-result';
+export type { TruncationRecord } from './truncate/truncation-record';
+export type { TruncationResult } from './truncate/truncation-result';

@@ -1,0 +1,45 @@
+import type { Message } from '../message/message';
+import { toolCallsOf, toolResultsOf } from '../message/message-parts';
+
+/**
+ * For a message list of length n, an array of n + 1 flags: `safe[b]` is true when cutting the list
+ * before index b (older = [0, b), recent = [b, n)) leaves no tool call on one side and its result on
+ * the other. Calls that never get a result and results whose call is missing are ignored: they are
+ * orphans already, and no boundary can make them worse.
+ */
+export function safeBoundaries(messages: readonly Message[]): boolean[] {
+  const callIndex = new Map<string, number>();
+  // open[b] counts call/result pairs that a cut before b would separate (difference array).
+  const open = new Array<number>(messages.length + 2).fill(0);
+  messages.forEach((message, index) => {
+    for (const call of toolCallsOf(message)) {
+      if (!callIndex.has(call.toolCallId)) callIndex.set(call.toolCallId, index);
+    }
+    for (const result of toolResultsOf(message)) {
+      const callAt = callIndex.get(result.toolCallId);
+      if (callAt === undefined || callAt >= index) continue;
+      open[callAt + 1] = (open[callAt + 1] ?? 0) + 1;
+      open[index + 1] = (open[index + 1] ?? 0) - 1;
+    }
+  });
+  const safe: boolean[] = [];
+  let running = 0;
+  for (let boundary = 0; boundary <= messages.length; boundary++) {
+    running += open[boundary] ?? 0;
+    safe.push(running === 0);
+  }
+  return safe;
+}
+
+/**
+ * The start indexes of the message groups in `[from, n)`: a group is a run that no safe boundary
+ * cuts (an assistant message with its tool calls and the messages carrying their results, or a
+ * single message). Oldest first.
+ */
+export function groupStarts(safe: readonly boolean[], from: number): number[] {
+  const starts: number[] = [];
+  for (let index = from; index < safe.length - 1; index++) {
+    if (safe[index]) starts.push(index);
+  }
+  return starts;
+}

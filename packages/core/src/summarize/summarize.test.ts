@@ -1,0 +1,138 @@
+import { describe, expect, it, vi } from 'vitest';
+import { agentConversation } from '../../test/conversation-fixtures';
+import { SummarizationError } from '../errors/summarization-error';
+import type { Message } from '../message/message';
+import { DEFAULT_SUMMARY_PROMPT } from './default-summary-prompt';
+import { summarize } from './summarize';
+import type { Summarizer, SummarizerInput } from './summarizer';
+
+const conversation: Message[] = [
+  { role: 'user', content: 'Fix the bug in src/server/routes.ts reported in ABC-123, see https://example.com/issues/123' },
+  { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: { path: 'src/server/routes.ts' } }] },
+  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', content: 'export function route() {}' }] },
+  { role: 'assistant', content: 'The handler returns 500 when the id is missing.' },
+];
+
+describe('summarize', () => {
+  it('sends the documented prompt, the previous summary and a transcript', async () => {
+    const inputs: SummarizerInput[] = [];
+    const result = await summarize({
+      messages: conversation,
+      previousSummary: 'Earlier: the user set up the project.',
+      summarizer: (input) => {
+        inputs.push(input);
+        return 'Fixing src/server/routes.ts for ABC-123 (https://example.com/issues/123).';
+      },
+    });
+    expect(result.summary).toContain('ABC-123');
+    expect(result.calls).toBe(1);
+    expect(result.chunks).toBe(1);
+    const [input] = inputs;
+    expect(input!.system).toBe(DEFAULT_SUMMARY_PROMPT);
+    expect(input!.prompt).toContain('Earlier: the user set up the project.');
+    expect(input!.prompt).toContain('User: Fix the bug');
+    expect(input!.prompt).toContain('Assistant called read_file({"path":"src/server/routes.ts"})');
+    expect(input!.prompt).toContain('Tool result (read_file): export function route() {}');
+    expect(input!.messages).toEqual(conversation);
+  });
+
+  it('retries exactly once when the summarizer fails, and succeeds', async () => {
+    const summarizer = vi.fn<Summarizer>().mockRejectedValueOnce(new Error('503')).mockResolvedValueOnce('ABC-123 src/server/routes.ts https://example.com/issues/123');
+    const result = await summarize({ messages: conversation, summarizer });
+    expect(summarizer).toHaveBeenCalledTimes(2);
+    expect(result.calls).toBe(2);
+  });
+
+  it('throws SummarizationError after two failures, with both errors', async () => {
+    const summarizer = vi.fn<Summarizer>().mockRejectedValueOnce(new Error('first')).mockRejectedValueOnce(new Error('second'));
+    const error = await summarize({ messages: conversation, summarizer }).catch((caught) => caught);
+    expect(SummarizationError.isInstance(error)).toBe(true);
+    expect(error.attempts).toBe(2);
+    expect(error.errors.map((inner: Error) => inner.message)).toEqual(['first', 'second']);
+    expect(summarizer).toHaveBeenCalledTimes(2);
+  });
+
+  it('treats blank output as a failure', async () => {
+    const summarizer = vi.fn<Summarizer>().mockResolvedValue('   \n ');
+    await expect(summarize({ messages: conversation, summarizer })).rejects.toThrow(/blank/);
+    expect(summarizer).toHaveBeenCalledTimes(2);
+    const once = vi.fn<Summarizer>().mockResolvedValueOnce({ summary: '' }).mockResolvedValueOnce({ summary: 'ok src/server/routes.ts ABC-123 https://example.com/issues/123' });
+    expect((await summarize({ messages: conversation, summarizer: once })).summary).toContain('ok');
+  });
+
+  it('retries once a summary that drops most identifiers, and keeps the better one', async () => {
+    const summarizer = vi
+      .fn<Summarizer>()
+      .mockResolvedValueOnce('The user asked for a fix.')
+      .mockResolvedValueOnce('Fix src/server/routes.ts for ABC-123, see https://example.com/issues/123.');
+    const result = await summarize({ messages: conversation, summarizer });
+    expect(summarizer).toHaveBeenCalledTimes(2);
+    expect(result.summary).toContain('ABC-123');
+
+    const stubborn = vi.fn<Summarizer>().mockResolvedValueOnce('Mentions ABC-123.').mockResolvedValueOnce('Vague.');
+    const kept = await summarize({ messages: conversation, summarizer: stubborn });
+    expect(stubborn).toHaveBeenCalledTimes(2);
+    expect(kept.summary).toBe('Mentions ABC-123.');
+
+    const noAudit = vi.fn<Summarizer>().mockResolvedValue('Vague.');
+    await summarize({ messages: conversation, summarizer: noAudit, auditIdentifiers: false });
+    expect(noAudit).toHaveBeenCalledTimes(1);
+  });
+
+  it('summarizes a span larger than its own budget in chunks, oldest first, folding each in', async () => {
+    const messages = agentConversation({ turns: 30, toolResultChars: 4000, system: false });
+    const inputs: SummarizerInput[] = [];
+    const result = await summarize({
+      messages,
+      maxInputTokens: 8_000,
+      auditIdentifiers: false,
+      summarizer: (input) => {
+        inputs.push(input);
+        return `summary #${inputs.length}`;
+      },
+    });
+    expect(result.chunks).toBeGreaterThan(1);
+    expect(inputs.length).toBe(result.chunks);
+    expect(result.summary).toBe(`summary #${result.chunks}`);
+    expect(inputs[0]!.previousSummary).toBeUndefined();
+    expect(inputs[1]!.previousSummary).toBe('summary #1');
+    expect(inputs[1]!.prompt).toContain('summary #1');
+    // Oldest first and every message in exactly one chunk.
+    expect(inputs.flatMap((input) => input.messages)).toEqual(messages);
+    expect(inputs[0]!.transcript).toContain('Turn 0:');
+  });
+
+  it('hands memories to onMemory, from objects and from MEMORY: lines', async () => {
+    const received: string[][] = [];
+    const fromText = await summarize({
+      messages: conversation,
+      auditIdentifiers: false,
+      onMemory: (memories) => {
+        received.push([...memories]);
+      },
+      summarizer: ({ system }) => {
+        expect(system).toContain('MEMORY: ');
+        return 'The summary.\nMEMORY: The user prefers tabs.\nMEMORY: Deploys go through CI.';
+      },
+    });
+    expect(fromText.summary).toBe('The summary.');
+    expect(received).toEqual([['The user prefers tabs.', 'Deploys go through CI.']]);
+
+    const fromObject = await summarize({
+      messages: conversation,
+      auditIdentifiers: false,
+      onMemory: () => {
+        throw new Error('memory store down');
+      },
+      summarizer: () => ({ summary: 'S', memories: ['fact'] }),
+    });
+    expect(fromObject.memories).toEqual(['fact']);
+    expect((fromObject.memoryError as Error).message).toBe('memory store down');
+  });
+
+  it('stops when aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(summarize({ messages: conversation, summarizer: () => 'x', abortSignal: controller.signal })).rejects.toThrow();
+  });
+});

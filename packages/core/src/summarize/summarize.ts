@@ -1,0 +1,246 @@
+import { createEstimator } from '../estimate/create-estimator';
+import type { Estimator } from '../estimate/estimator';
+import { InvalidConfigError } from '../errors/invalid-config-error';
+import { SummarizationError } from '../errors/summarization-error';
+import type { Message } from '../message/message';
+import { truncateText } from '../truncate/truncate-text';
+import { DEFAULT_SUMMARY_PROMPT, MEMORY_INSTRUCTIONS } from './default-summary-prompt';
+import { extractIdentifiers, identifierCoverage } from './extract-identifiers';
+import { type RenderTranscriptOptions, renderMessage } from './render-transcript';
+import type { Summarizer, SummarizerOutput } from './summarizer';
+
+/** Options of {@link summarize}. */
+export interface SummarizeOptions {
+  /** The messages to summarize, oldest first. */
+  messages: readonly Message[];
+  /** Makes the summary. */
+  summarizer: Summarizer;
+  /** A summary to merge the messages into (cumulative compaction). */
+  previousSummary?: string;
+  /**
+   * The summarizer's own input budget in tokens (instructions + previous summary + transcript).
+   * Longer spans are summarized in chunks, oldest first, each folded into the running summary.
+   * @default 100000
+   */
+  maxInputTokens?: number;
+  /**
+   * Instructions for the summarizer.
+   * @default DEFAULT_SUMMARY_PROMPT
+   */
+  summaryPrompt?: string;
+  /** How the transcript is rendered (tool results shortened to 2,000 characters by default). */
+  transcript?: RenderTranscriptOptions;
+  /**
+   * Check that identifiers (paths, URLs, numbers) from the user's messages survive into the
+   * summary; a summary that keeps fewer than half of them is retried once (the better of the two is
+   * kept).
+   * @default true
+   */
+  auditIdentifiers?: boolean;
+  /**
+   * Receives durable facts for long-term memory: those a summarizer returns as `memories`, and
+   * lines starting with `MEMORY: ` in a text summary (the prompt asks for them when this is set).
+   * Errors it throws are caught and returned as `memoryError`.
+   */
+  onMemory?: (memories: readonly string[]) => void | Promise<void>;
+  /** Counts tokens for chunking. @default a default estimator */
+  estimator?: Estimator;
+  abortSignal?: AbortSignal;
+}
+
+/** What {@link summarize} returns. */
+export interface SummarizeResult {
+  summary: string;
+  /** Summarizer calls made (a failed or blank call counts). */
+  calls: number;
+  /** How many chunks the span was split into. */
+  chunks: number;
+  /** Durable facts handed to `onMemory`. */
+  memories: string[];
+  /** What `onMemory` threw, if it did. */
+  memoryError?: unknown;
+}
+
+/** Tokens kept free for the running summary when chunking. */
+const SUMMARY_RESERVE_TOKENS = 2_000;
+const MIN_AUDITED_IDENTIFIERS = 3;
+const MIN_IDENTIFIER_COVERAGE = 0.5;
+const MEMORY_LINE = /^\s*MEMORY:\s*(.+)$/gm;
+
+let defaultEstimator: Estimator | undefined;
+
+/**
+ * Summarizes a span of conversation with `summarizer`: renders a transcript, merges it into the
+ * previous summary, splits spans too large for the summarizer's own budget into chunks, treats
+ * blank output as a failure, retries a failed call exactly once, and audits identifiers.
+ *
+ * @throws {SummarizationError} when a chunk fails twice. Nothing is half-done: no partial summary
+ * is returned.
+ */
+export async function summarize({
+  messages,
+  summarizer,
+  previousSummary,
+  maxInputTokens = 100_000,
+  summaryPrompt = DEFAULT_SUMMARY_PROMPT,
+  transcript: transcriptOptions,
+  auditIdentifiers = true,
+  onMemory,
+  estimator = (defaultEstimator ??= createEstimator()),
+  abortSignal,
+}: SummarizeOptions): Promise<SummarizeResult> {
+  if (typeof summarizer !== 'function') {
+    throw new InvalidConfigError({ option: 'summarizer', value: summarizer, message: 'must be a function' });
+  }
+  if (!(maxInputTokens > 0)) {
+    throw new InvalidConfigError({ option: 'maxInputTokens', value: maxInputTokens, message: 'must be above 0' });
+  }
+  const system = onMemory ? summaryPrompt + MEMORY_INSTRUCTIONS : summaryPrompt;
+  const rendered = messages
+    .map((message) => ({ message, text: renderMessage(message, transcriptOptions) }))
+    .filter((entry) => entry.text !== '');
+  const chunkBudget = Math.max(
+    1_000,
+    maxInputTokens - estimator.countText(system) - Math.max(SUMMARY_RESERVE_TOKENS, estimateOf(previousSummary)),
+  );
+  const chunks = chunkTranscript(rendered, chunkBudget, estimator);
+  const identifiers = auditIdentifiers ? userIdentifiers(messages) : [];
+
+  let running = previousSummary;
+  let calls = 0;
+  const memories: string[] = [];
+  for (const chunk of chunks) {
+    const transcript = chunk.map((entry) => entry.text).join('\n\n');
+    const prompt = buildPrompt(running, transcript);
+    const previous = running;
+    const chunkMessages = chunk.map((entry) => entry.message);
+    const outcome = await summarizeChunk({
+      call: () =>
+        summarizer({ system, prompt, messages: chunkMessages, previousSummary: previous, transcript, abortSignal }),
+      identifiers: identifiers.filter((identifier) => transcript.includes(identifier)),
+      abortSignal,
+    });
+    calls += outcome.calls;
+    running = outcome.summary;
+    memories.push(...outcome.memories);
+  }
+
+  let memoryError: unknown;
+  if (onMemory && memories.length > 0) {
+    try {
+      await onMemory(memories);
+    } catch (error) {
+      memoryError = error;
+    }
+  }
+  return { summary: running ?? '', calls, chunks: chunks.length, memories, memoryError };
+
+  function estimateOf(text: string | undefined): number {
+    return text ? estimator.countText(text) : 0;
+  }
+}
+
+function buildPrompt(previousSummary: string | undefined, transcript: string): string {
+  const previous = previousSummary
+    ? `Previous summary (merge it with the conversation below into one updated summary):\n<previous-summary>\n${previousSummary}\n</previous-summary>\n\n`
+    : '';
+  return `${previous}Conversation to summarize:\n<transcript>\n${transcript}\n</transcript>`;
+}
+
+interface RenderedMessage {
+  message: Message;
+  text: string;
+}
+
+/** Groups rendered messages into chunks that fit `budget` tokens; an oversized one is shortened. */
+function chunkTranscript(
+  rendered: readonly RenderedMessage[],
+  budget: number,
+  estimator: Estimator,
+): RenderedMessage[][] {
+  const chunks: RenderedMessage[][] = [];
+  let current: RenderedMessage[] = [];
+  let used = 0;
+  for (const entry of rendered) {
+    let text = entry.text;
+    let tokens = estimator.countText(text);
+    if (tokens > budget) {
+      text = truncateText(text, { maxChars: Math.floor((text.length * budget) / tokens), mode: 'head-tail' });
+      tokens = estimator.countText(text);
+    }
+    if (used + tokens > budget && current.length > 0) {
+      chunks.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push({ message: entry.message, text });
+    used += tokens;
+  }
+  if (current.length > 0 || chunks.length === 0) chunks.push(current);
+  return chunks;
+}
+
+interface ChunkOutcome {
+  summary: string;
+  memories: string[];
+  calls: number;
+}
+
+/** One chunk: at most two calls (the retry), blank output is a failure, identifiers audited. */
+async function summarizeChunk({
+  call,
+  identifiers,
+  abortSignal,
+}: {
+  call: () => ReturnType<Summarizer>;
+  identifiers: readonly string[];
+  abortSignal: AbortSignal | undefined;
+}): Promise<ChunkOutcome> {
+  const errors: unknown[] = [];
+  let best: { summary: string; memories: string[]; coverage: number } | undefined;
+  let calls = 0;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    abortSignal?.throwIfAborted();
+    calls++;
+    let output: string | SummarizerOutput;
+    try {
+      output = await call();
+    } catch (error) {
+      errors.push(error);
+      continue;
+    }
+    const { summary, memories } = readOutput(output);
+    if (summary.trim() === '') {
+      errors.push(new Error('The summarizer returned blank text.'));
+      continue;
+    }
+    const coverage =
+      identifiers.length >= MIN_AUDITED_IDENTIFIERS ? identifierCoverage(identifiers, summary) : 1;
+    if (best === undefined || coverage > best.coverage) best = { summary, memories, coverage };
+    if (coverage >= MIN_IDENTIFIER_COVERAGE) break;
+  }
+  if (best === undefined) throw new SummarizationError({ attempts: calls, errors });
+  return { summary: best.summary, memories: best.memories, calls };
+}
+
+function readOutput(output: string | SummarizerOutput): { summary: string; memories: string[] } {
+  if (typeof output === 'string') {
+    const memories = [...output.matchAll(MEMORY_LINE)].map((match) => match[1]!.trim());
+    const summary = memories.length > 0 ? output.replace(MEMORY_LINE, '').trim() : output.trim();
+    return { summary, memories };
+  }
+  if (output == null || typeof output.summary !== 'string') return { summary: '', memories: [] };
+  return { summary: output.summary.trim(), memories: [...(output.memories ?? [])] };
+}
+
+function userIdentifiers(messages: readonly Message[]): string[] {
+  const text = messages
+    .filter((message) => message.role === 'user')
+    .map((message) =>
+      typeof message.content === 'string'
+        ? message.content
+        : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'),
+    )
+    .join('\n');
+  return extractIdentifiers(text, { limit: 50 });
+}
