@@ -17,7 +17,7 @@ function recordingSummarizer() {
   const calls: Array<{ previousSummary: string | undefined; count: number }> = [];
   const summarizer: Summarizer = ({ messages, previousSummary, transcript }) => {
     calls.push({ previousSummary, count: messages.length });
-    return `Summary ${calls.length} of ${messages.length} messages. Mentions: ${extractIdentifiers(transcript).join(', ')}`;
+    return `Summary ${calls.length} of ${messages.length} messages. Mentions: ${extractIdentifiers(transcript, { limit: 100_000 }).join(', ')}`;
   };
   return { summarizer, calls };
 }
@@ -72,11 +72,14 @@ describe('compactMessages: no-ops', () => {
 describe('compactMessages: compaction', () => {
   const messages = deepFreeze(agentConversation({ turns: 30, toolResultChars: 3000, screenshotEvery: 5 }));
   const total = tokensOf(messages);
-  const contextWindow = Math.floor(total / 0.9);
+  // 120% of the window: removing old screenshots alone cannot bring it back under the threshold.
+  const contextWindow = Math.floor(total / 1.2);
+  // One summarizer call per compaction (chunking is tested in summarize.test.ts).
+  const base = { contextWindow, summarizerMaxInputTokens: 1_000_000 };
 
   it('summarizes the older part, keeps the recent part verbatim and the system prompt after the summary', async () => {
     const { summarizer, calls } = recordingSummarizer();
-    const result = await compactMessages(messages, { contextWindow, summarizer, supersedeToolResults: false, toolResultReduction: false, imagePlaceholders: false });
+    const result = await compactMessages(messages, { ...base, summarizer, supersedeToolResults: false, toolResultReduction: false, imagePlaceholders: false });
     expect(calls).toHaveLength(1);
     expect(result.stateChanged).toBe(true);
     expect(result.actions).toContain('summarize');
@@ -96,9 +99,9 @@ describe('compactMessages: compaction', () => {
 
   it('applies the stored summary on the next request: same prefix, no new summary', async () => {
     const { summarizer, calls } = recordingSummarizer();
-    const first = await compactMessages(messages, { contextWindow, summarizer });
+    const first = await compactMessages(messages, { ...base, summarizer });
     const grown = [...messages, { role: 'user', content: 'One more question.' } as Message];
-    const second = await compactMessages(grown, { contextWindow, summarizer, state: first.state });
+    const second = await compactMessages(grown, { ...base, summarizer, state: first.state });
     expect(calls).toHaveLength(1);
     expect(second.stateChanged).toBe(false);
     expect(second.actions).toContain('apply-summary');
@@ -108,7 +111,7 @@ describe('compactMessages: compaction', () => {
 
   it('ignores a state whose covered prefix changed (edited or branched history)', async () => {
     const { summarizer } = recordingSummarizer();
-    const first = await compactMessages(messages, { contextWindow, summarizer });
+    const first = await compactMessages(messages, { ...base, summarizer });
     const edited = [messages[0]!, { role: 'user', content: 'A different start.' } as Message, ...messages.slice(2)];
     const second = await compactMessages(edited, { contextWindow: contextWindow * 10, summarizer, state: first.state });
     expect(second.actions).not.toContain('apply-summary');
@@ -118,9 +121,9 @@ describe('compactMessages: compaction', () => {
 
   it('merges the previous summary into one cumulative summary', async () => {
     const { summarizer, calls } = recordingSummarizer();
-    const first = await compactMessages(messages, { contextWindow, summarizer });
+    const first = await compactMessages(messages, { ...base, summarizer });
     const more = [...messages, ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 })];
-    const second = await compactMessages(more, { contextWindow, summarizer, state: first.state });
+    const second = await compactMessages(more, { ...base, summarizer, state: first.state });
     expect(second.stateChanged).toBe(true);
     expect(calls[1]!.previousSummary).toBe(first.state!.summaries[0]);
     expect(second.state!.summaries).toHaveLength(1);
@@ -130,9 +133,9 @@ describe('compactMessages: compaction', () => {
 
   it('stacks one summary per compaction in stack mode', async () => {
     const { summarizer, calls } = recordingSummarizer();
-    const first = await compactMessages(messages, { contextWindow, summarizer, summaryMode: 'stack' });
+    const first = await compactMessages(messages, { ...base, summarizer, summaryMode: 'stack' });
     const more = [...messages, ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 })];
-    const second = await compactMessages(more, { contextWindow, summarizer, summaryMode: 'stack', state: first.state });
+    const second = await compactMessages(more, { ...base, summarizer, summaryMode: 'stack', state: first.state });
     expect(calls[1]!.previousSummary).toBeUndefined();
     expect(second.state!.summaries).toHaveLength(2);
     expect(second.state!.summaries[0]).toBe(first.state!.summaries[0]);
@@ -141,7 +144,7 @@ describe('compactMessages: compaction', () => {
   });
 
   it('places the summary as a leading user message when asked', async () => {
-    const result = await compactMessages(messages, { contextWindow, summaryPlacement: 'user' });
+    const result = await compactMessages(messages, { ...base, summaryPlacement: 'user' });
     expect(result.messages[0]).toBe(messages[0]);
     expect(result.messages[1]!.role).toBe('user');
     expect(result.messages[1]!.content).toContain('Summary of the earlier conversation');
@@ -149,7 +152,7 @@ describe('compactMessages: compaction', () => {
 
   it('retries a failing summarizer once and succeeds', async () => {
     const summarizer = vi.fn<Summarizer>().mockRejectedValueOnce(new Error('overloaded')).mockResolvedValueOnce('A fine summary.');
-    const result = await compactMessages(messages, { contextWindow, summarizer, auditIdentifiers: false });
+    const result = await compactMessages(messages, { ...base, summarizer, auditIdentifiers: false });
     expect(summarizer).toHaveBeenCalledTimes(2);
     expect(result.state!.summaries).toEqual(['A fine summary.']);
   });
@@ -157,7 +160,7 @@ describe('compactMessages: compaction', () => {
   it('falls back to dropping the oldest messages from the request when the summarizer fails twice', async () => {
     const summarizer = vi.fn<Summarizer>().mockRejectedValue(new Error('down'));
     const events: CompactionEvent[] = [];
-    const result = await compactMessages(messages, { contextWindow, summarizer, onEvent: (event) => events.push(event) });
+    const result = await compactMessages(messages, { ...base, summarizer, onEvent: (event) => events.push(event) });
     expect(summarizer).toHaveBeenCalledTimes(2);
     expect(result.stateChanged).toBe(false);
     expect(result.state).toBeUndefined();
@@ -174,10 +177,10 @@ describe('compactMessages: compaction', () => {
 
   it('treats a blank summary as a failure (and the given state stays as it was)', async () => {
     const { summarizer } = recordingSummarizer();
-    const first = await compactMessages(messages, { contextWindow, summarizer });
+    const first = await compactMessages(messages, { ...base, summarizer });
     const more = [...messages, ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 3 })];
     const blank = vi.fn<Summarizer>().mockResolvedValue('  ');
-    const second = await compactMessages(more, { contextWindow, summarizer: blank, state: first.state });
+    const second = await compactMessages(more, { ...base, summarizer: blank, state: first.state });
     expect(blank).toHaveBeenCalledTimes(2);
     expect(second.stateChanged).toBe(false);
     expect(second.state).toBe(first.state);

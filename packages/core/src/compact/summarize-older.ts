@@ -3,7 +3,7 @@ import { findBoundary } from '../split/split-messages';
 import type { CompactionState } from '../store/compaction-state';
 import { summarize } from '../summarize/summarize';
 import type { CompactionReason } from './compaction-event';
-import { layoutConversation } from './compaction-layout';
+import { assembleRequest, layoutConversation } from './compaction-layout';
 import type { ResolvedCompactionOptions } from './compaction-options';
 import { hashMessages } from './hash-messages';
 
@@ -56,10 +56,11 @@ export async function summarizeOlder({
   const older = layout.rest.slice(0, boundary).filter((message) => message.role !== 'system');
   if (older.length === 0) return { state: undefined, summarizerCalls: 0 };
 
-  const tokensBefore = countTokens(working);
+  const previous = state?.summaries ?? [];
+  // What the request holds now: the previous summary (if any) and everything it does not cover.
+  const tokensBefore = countTokens(assembleRequest({ layout, summaries: previous, placement: options.summaryPlacement }));
   const started = Date.now();
   options.onEvent({ type: 'compaction-start', conversationId, reason, tokensBefore, messageCount: older.length });
-  const previous = state?.summaries ?? [];
   const result = await summarize({
     messages: older,
     summarizer: options.summarizer,
@@ -76,7 +77,7 @@ export async function summarizeOlder({
   const coveredCount = coveredBefore + older.length;
   const covered = layoutConversation(messages, coveredCount).covered;
   const after = layoutConversation(working, coveredCount);
-  const tokensAfter = countTokens([{ role: 'system', content: summaries.join('\n\n') }, ...after.system, ...after.rest]);
+  const tokensAfter = countTokens(assembleRequest({ layout: after, summaries, placement: options.summaryPlacement }));
   const newState: CompactionState = {
     version: 1,
     summaries,

@@ -23,7 +23,7 @@ const IDENTIFIER = new RegExp(
     String.raw`\b[A-Za-z]:\\[^\s"'<>|]+`, // Windows paths
     String.raw`\b[\w-]{2,}(?:/[\w.-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}\b`, // file names and relative paths
     String.raw`\b[A-Z][A-Z0-9]{1,9}-\d+\b`, // ticket ids such as ABC-123
-    String.raw`\b\d+\.\d+(?:\.\d+)*\b`, // decimals and versions
+    String.raw`(?<![\w.])v?\d+(?:\.\d+)+\b`, // decimals and versions (v1.2.3)
     String.raw`\b\d{3,}\b`, // numbers of three or more digits
   ].join('|'),
   'g',

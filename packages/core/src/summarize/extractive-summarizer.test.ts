@@ -33,7 +33,8 @@ describe('extractiveSummarizer', () => {
     const summarizer = createExtractiveSummarizer({ maxChars: 3000 });
     const digest = summarizer({ system: '', prompt: '', messages: long, previousSummary: 'P'.repeat(10_000), transcript: '' }) as string;
     expect(digest.length).toBeLessThanOrEqual(3000);
-    expect(digest.startsWith('Earlier:')).toBe(true);
+    expect(digest.startsWith('PPP')).toBe(true);
+    expect(digest).toContain('\n\nThen:\nDigest of');
     expect(digest).toContain('Turn 199');
   });
 
@@ -48,7 +49,7 @@ describe('extractIdentifiers', () => {
       'See https://a.example/x?y=1, edit src/app/main.ts and ./lib/util.js, ticket OPS-42, port 8080, v1.2.3, ~/notes/todo.md, ask bob@example.com; 8080 again, e.g. this',
     );
     expect(found).toEqual(
-      expect.arrayContaining(['https://a.example/x?y=1', 'src/app/main.ts', './lib/util.js', 'OPS-42', '8080', '1.2.3', '~/notes/todo.md', 'bob@example.com']),
+      expect.arrayContaining(['https://a.example/x?y=1', 'src/app/main.ts', './lib/util.js', 'OPS-42', '8080', 'v1.2.3', '~/notes/todo.md', 'bob@example.com']),
     );
     expect(found.filter((identifier) => identifier === '8080')).toHaveLength(1);
     expect(found).not.toContain('e.g');

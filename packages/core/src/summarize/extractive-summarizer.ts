@@ -113,10 +113,12 @@ export function extractiveDigest(
 
   const digest = sections.join('\n\n');
   if (!previousSummary) return truncateText(digest, { maxChars, mode: 'head-tail' });
-  // The newer digest matters most: the earlier summary gets what is left, at least a third.
-  const earlierBudget = Math.max(Math.floor(maxChars / 3), maxChars - digest.length - 40);
+  // Cumulative: the earlier summary, then this digest. The newer digest matters most, so the
+  // earlier summary gets what is left, but at least a third (its head and tail are kept).
+  const separator = '\n\nThen:\n';
+  const earlierBudget = Math.max(Math.floor(maxChars / 3), maxChars - digest.length - separator.length);
   const earlier = truncateText(previousSummary, { maxChars: earlierBudget, mode: 'head-tail' });
-  return truncateText(`Earlier:\n${earlier}\n\nThen:\n${digest}`, { maxChars, mode: 'head-tail' });
+  return truncateText(`${earlier}${separator}${digest}`, { maxChars, mode: 'head-tail' });
 }
 
 /** The text on one line, cut to `maxChars` with an ellipsis (never inside a surrogate pair). */
