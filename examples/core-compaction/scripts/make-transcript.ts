@@ -65,8 +65,30 @@ function screenshotPng(width: number, height: number): string {
 }
 
 // --- Realistic tool output ------------------------------------------------------------------------
-const NOUNS = ['cart', 'order', 'payment', 'invoice', 'customer', 'coupon', 'shipment', 'inventory', 'price', 'session'];
-const VERBS = ['load', 'validate', 'apply', 'compute', 'persist', 'refresh', 'resolve', 'format', 'reserve', 'release'];
+const NOUNS = [
+  'cart',
+  'order',
+  'payment',
+  'invoice',
+  'customer',
+  'coupon',
+  'shipment',
+  'inventory',
+  'price',
+  'session',
+];
+const VERBS = [
+  'load',
+  'validate',
+  'apply',
+  'compute',
+  'persist',
+  'refresh',
+  'resolve',
+  'format',
+  'reserve',
+  'release',
+];
 const SENTENCES = [
   'The checkout flow reserves inventory before the payment is captured.',
   'Retries use exponential backoff with jitter, capped at five attempts.',
@@ -78,7 +100,12 @@ const SENTENCES = [
 ];
 
 function sourceFile(path: string, chars: number): string {
-  const lines = [`// ${path}`, "import { db } from '../db';", "import type { Order, Cart } from '../types';", ''];
+  const lines = [
+    `// ${path}`,
+    "import { db } from '../db';",
+    "import type { Order, Cart } from '../types';",
+    '',
+  ];
   let length = lines.join('\n').length;
   while (length < chars) {
     const noun = pick(NOUNS);
@@ -118,12 +145,18 @@ function testLog(failing: boolean): string {
       '   Error: Test timed out in 5000ms.',
     );
   }
-  lines.push('', ` Test Files  ${failing ? '1 failed | ' : ''}41 passed (42)`, `      Tests  ${failing ? '1 failed | ' : ''}312 passed`);
+  lines.push(
+    '',
+    ` Test Files  ${failing ? '1 failed | ' : ''}41 passed (42)`,
+    `      Tests  ${failing ? '1 failed | ' : ''}312 passed`,
+  );
   return lines.join('\n');
 }
 
 function docsPage(chars: number): string {
-  const parts = ['<!doctype html><html><head><title>Payments API reference</title></head><body><nav>…</nav><main>'];
+  const parts = [
+    '<!doctype html><html><head><title>Payments API reference</title></head><body><nav>…</nav><main>',
+  ];
   let length = parts[0]!.length;
   let section = 1;
   while (length < chars) {
@@ -145,10 +178,25 @@ const messages: Message[] = [
   },
 ];
 let callNumber = 0;
-function toolTurn(toolName: string, input: Record<string, unknown>, content: string | ToolResultContentPart[], note: string, isError = false): void {
+function toolTurn(
+  toolName: string,
+  input: Record<string, unknown>,
+  content: string | ToolResultContentPart[],
+  note: string,
+  isError = false,
+): void {
   const toolCallId = `call_${String(++callNumber).padStart(3, '0')}`;
-  messages.push({ role: 'assistant', content: [{ type: 'text', text: note }, { type: 'tool-call', toolCallId, toolName, input }] });
-  messages.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName, content, ...(isError ? { isError } : {}) }] });
+  messages.push({
+    role: 'assistant',
+    content: [
+      { type: 'text', text: note },
+      { type: 'tool-call', toolCallId, toolName, input },
+    ],
+  });
+  messages.push({
+    role: 'tool',
+    content: [{ type: 'tool-result', toolCallId, toolName, content, ...(isError ? { isError } : {}) }],
+  });
 }
 
 const requests = [
@@ -162,27 +210,55 @@ const requests = [
   'Try the fix: capture only after the reservation promise resolves. Keep the timeout at 5000 ms.',
 ];
 for (let turn = 0; turn < 40; turn++) {
-  const request = turn < requests.length ? requests[turn]! : `Step ${turn}: ${pick(SENTENCES)} Please continue with src/${pick(NOUNS)}/${pick(VERBS)}.ts.`;
+  const request =
+    turn < requests.length
+      ? requests[turn]!
+      : `Step ${turn}: ${pick(SENTENCES)} Please continue with src/${pick(NOUNS)}/${pick(VERBS)}.ts.`;
   messages.push({ role: 'user', content: request });
   const file = `src/${pick(NOUNS)}/${pick(VERBS)}.ts`;
-  toolTurn('list_files', { path: 'src' }, Array.from({ length: 60 }, () => `src/${pick(NOUNS)}/${pick(VERBS)}.ts`).join('\n'), 'Let me look at the layout.');
+  toolTurn(
+    'list_files',
+    { path: 'src' },
+    Array.from({ length: 60 }, () => `src/${pick(NOUNS)}/${pick(VERBS)}.ts`).join('\n'),
+    'Let me look at the layout.',
+  );
   const size = turn % 7 === 1 ? 64_000 : 4_000 + Math.floor(random() * 12_000);
   toolTurn('read_file', { path: file }, sourceFile(file, size), `Reading ${file}.`);
-  if (turn % 3 === 0) toolTurn('run_tests', { args: ['--runInBand'] }, testLog(turn < 30), 'Running the tests.');
-  if (turn === 2) toolTurn('fetch_url', { url: 'https://docs.payments.example.com/v1/captures' }, docsPage(200_000), 'Fetching the docs.');
+  if (turn % 3 === 0)
+    toolTurn('run_tests', { args: ['--runInBand'] }, testLog(turn < 30), 'Running the tests.');
+  if (turn === 2)
+    toolTurn(
+      'fetch_url',
+      { url: 'https://docs.payments.example.com/v1/captures' },
+      docsPage(200_000),
+      'Fetching the docs.',
+    );
   if (turn % 5 === 3) {
     toolTurn(
       'screenshot',
       { url: 'https://staging.shop.example.com/checkout' },
       [
         { type: 'text', text: 'Screenshot of https://staging.shop.example.com/checkout' },
-        { type: 'image', data: screenshotPng(1280, 800), mediaType: 'image/png', filename: `checkout-${turn}.png` },
+        {
+          type: 'image',
+          data: screenshotPng(1280, 800),
+          mediaType: 'image/png',
+          filename: `checkout-${turn}.png`,
+        },
       ],
       'Taking a screenshot.',
     );
   }
-  if (turn % 4 === 2) toolTurn('read_file', { path: file }, sourceFile(file, size), `Re-reading ${file} after the change.`);
-  if (turn === 9) toolTurn('read_file', { path: 'src/missing.ts' }, 'ENOENT: no such file or directory, open src/missing.ts', 'Opening src/missing.ts.', true);
+  if (turn % 4 === 2)
+    toolTurn('read_file', { path: file }, sourceFile(file, size), `Re-reading ${file} after the change.`);
+  if (turn === 9)
+    toolTurn(
+      'read_file',
+      { path: 'src/missing.ts' },
+      'ENOENT: no such file or directory, open src/missing.ts',
+      'Opening src/missing.ts.',
+      true,
+    );
   messages.push({
     role: 'assistant',
     content: `Turn ${turn}: ${pick(SENTENCES)} ${turn >= 7 ? 'The capture now waits for the reservation; the test passed 50 times in a row.' : 'Still investigating.'}`,
@@ -191,4 +267,6 @@ for (let turn = 0; turn < 40; turn++) {
 
 const path = new URL('../data/transcript.json', import.meta.url);
 writeFileSync(path, `${JSON.stringify(messages)}\n`);
-console.log(`Wrote ${messages.length} messages (${(JSON.stringify(messages).length / 1024).toFixed(0)} KB) to ${path.pathname}`);
+console.log(
+  `Wrote ${messages.length} messages (${(JSON.stringify(messages).length / 1024).toFixed(0)} KB) to ${path.pathname}`,
+);

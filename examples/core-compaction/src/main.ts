@@ -12,8 +12,8 @@ import {
   type CompactionEvent,
   createCompactor,
   extractiveSummarizer,
-  type Message,
   MemoryCompactionStore,
+  type Message,
 } from '@spillway/core';
 
 const CONTEXT_WINDOW = 64_000;
@@ -30,7 +30,6 @@ const compactor = createCompactor({
   store,
   onEvent: (event) => events.push(event),
 });
-const count = (messages: readonly Message[]) => compactor.estimator.countMessages(messages);
 
 const history: Message[] = [];
 const rows: string[][] = [];
@@ -135,9 +134,15 @@ function fmt(value: number): string {
 }
 
 function printTable(header: string[], body: string[][]): void {
-  const widths = header.map((title, column) => Math.max(title.length, ...body.map((row) => row[column]!.length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...body.map((row) => row[column]!.length)),
+  );
   const line = (cells: string[]) =>
-    cells.map((cell, column) => (column >= 1 && column <= 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ');
+    cells
+      .map((cell, column) =>
+        column >= 1 && column <= 4 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
+      )
+      .join('  ');
   console.log(line(header));
   console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   for (const row of body) console.log(line(row));

@@ -1,3 +1,5 @@
+export {};
+
 /**
  * `pnpm bench`: every benchmark of @spillway/core, one after another, in one process. Each module
  * measures its anchors in the same run and prints ratios against them.

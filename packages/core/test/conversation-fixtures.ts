@@ -37,8 +37,28 @@ export function screenshot(width = 1280, height = 800): ImagePart {
 }
 
 const WORDS = [
-  'the', 'service', 'returns', 'a', 'list', 'of', 'orders', 'for', 'each', 'customer', 'and', 'logs',
-  'errors', 'when', 'timeout', 'is', 'reached', 'config', 'value', 'cache', 'request', 'handler',
+  'the',
+  'service',
+  'returns',
+  'a',
+  'list',
+  'of',
+  'orders',
+  'for',
+  'each',
+  'customer',
+  'and',
+  'logs',
+  'errors',
+  'when',
+  'timeout',
+  'is',
+  'reached',
+  'config',
+  'value',
+  'cache',
+  'request',
+  'handler',
 ];
 
 export function prose(random: () => number, words: number): string {
@@ -92,7 +112,11 @@ export function agentConversation({
 }: AgentConversationOptions): Message[] {
   const random = seededRandom(seed);
   const messages: Message[] = [];
-  if (system) messages.push({ role: 'system', content: 'You are a careful coding agent. Use tools to inspect the repository.' });
+  if (system)
+    messages.push({
+      role: 'system',
+      content: 'You are a careful coding agent. Use tools to inspect the repository.',
+    });
   let callId = 0;
   for (let turn = 0; turn < turns; turn++) {
     messages.push({
@@ -111,7 +135,10 @@ export function agentConversation({
           input: { path: `src/module${turn}-${step}-${index}.ts` },
         });
       }
-      messages.push({ role: 'assistant', content: [{ type: 'text', text: `Checking step ${step}.` }, ...calls] });
+      messages.push({
+        role: 'assistant',
+        content: [{ type: 'text', text: `Checking step ${step}.` }, ...calls],
+      });
       const results: ToolResultPart[] = calls.map((call) => {
         const withImage = screenshotEvery > 0 && turn % screenshotEvery === 0 && step === 0;
         const text = fileContent(random, toolResultChars, String((call.input as { path: string }).path));
@@ -143,7 +170,8 @@ export function assertToolPairsIntact(messages: readonly Message[]): void {
   for (const [id, index] of results) {
     const callIndex = calls.get(id);
     if (callIndex === undefined) throw new Error(`tool result ${id} at ${index} has no call`);
-    if (callIndex >= index) throw new Error(`tool result ${id} at ${index} precedes its call at ${callIndex}`);
+    if (callIndex >= index)
+      throw new Error(`tool result ${id} at ${index} precedes its call at ${callIndex}`);
   }
   for (const [id, index] of calls) {
     if (!results.has(id)) throw new Error(`tool call ${id} at ${index} has no result`);
@@ -152,7 +180,12 @@ export function assertToolPairsIntact(messages: readonly Message[]): void {
 
 /** Freezes a value and everything inside it, so a mutation throws. */
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value) && !(value instanceof Uint8Array)) {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    !Object.isFrozen(value) &&
+    !(value instanceof Uint8Array)
+  ) {
     Object.freeze(value);
     for (const inner of Object.values(value)) deepFreeze(inner);
   }

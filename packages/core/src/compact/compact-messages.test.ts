@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { agentConversation, assertToolPairsIntact, deepFreeze } from '../../test/conversation-fixtures';
-import { createEstimator } from '../estimate/create-estimator';
 import { InvalidConfigError } from '../errors/invalid-config-error';
+import { createEstimator } from '../estimate/create-estimator';
 import type { Message } from '../message/message';
 import { extractIdentifiers } from '../summarize/extract-identifiers';
 import type { Summarizer } from '../summarize/summarizer';
-import type { CompactionEvent } from './compaction-event';
 import { compactMessages } from './compact-messages';
+import type { CompactionEvent } from './compaction-event';
 
 const estimator = createEstimator();
 const tokensOf = (messages: readonly Message[]) => estimator.countMessages(messages);
@@ -36,7 +36,7 @@ describe('compactMessages: no-ops', () => {
     const messages = deepFreeze(agentConversation({ turns: 3, toolResultChars: 500 }));
     const result = await compactMessages(messages, { contextWindow: 1_000_000 });
     expect(result.messages).toHaveLength(messages.length);
-    result.messages.forEach((message, index) => expect(message).toBe(messages[index]));
+    for (const [index, message] of result.messages.entries()) expect(message).toBe(messages[index]);
     expect(result.actions).toEqual([]);
     expect(result.stateChanged).toBe(false);
   });
@@ -49,12 +49,16 @@ describe('compactMessages: no-ops', () => {
     expect(result.actions).toEqual(['cap-tool-results']);
     expect(result.state).toBeUndefined();
     const results = result.messages.flatMap((message) =>
-      typeof message.content === 'string' ? [] : message.content.filter((part) => part.type === 'tool-result'),
+      typeof message.content === 'string'
+        ? []
+        : message.content.filter((part) => part.type === 'tool-result'),
     );
     for (const part of results) {
       const text = typeof part.content === 'string' ? part.content : '';
       expect(text.length).toBeLessThanOrEqual(30_000);
-      expect(text).toMatch(/\[\.\.\. content truncated, showing first \d+ characters of 40000 total \.\.\.\]$/);
+      expect(text).toMatch(
+        /\[\.\.\. content truncated, showing first \d+ characters of 40000 total \.\.\.\]$/,
+      );
     }
     expect(events.some((event) => event.type === 'truncation')).toBe(true);
     // User and assistant messages are untouched objects.
@@ -79,7 +83,13 @@ describe('compactMessages: compaction', () => {
 
   it('summarizes the older part, keeps the recent part verbatim and the system prompt after the summary', async () => {
     const { summarizer, calls } = recordingSummarizer();
-    const result = await compactMessages(messages, { ...base, summarizer, supersedeToolResults: false, toolResultReduction: false, imagePlaceholders: false });
+    const result = await compactMessages(messages, {
+      ...base,
+      summarizer,
+      supersedeToolResults: false,
+      toolResultReduction: false,
+      imagePlaceholders: false,
+    });
     expect(calls).toHaveLength(1);
     expect(result.stateChanged).toBe(true);
     expect(result.actions).toContain('summarize');
@@ -112,17 +122,28 @@ describe('compactMessages: compaction', () => {
   it('ignores a state whose covered prefix changed (edited or branched history)', async () => {
     const { summarizer } = recordingSummarizer();
     const first = await compactMessages(messages, { ...base, summarizer });
-    const edited = [messages[0]!, { role: 'user', content: 'A different start.' } as Message, ...messages.slice(2)];
-    const second = await compactMessages(edited, { contextWindow: contextWindow * 10, summarizer, state: first.state });
+    const edited = [
+      messages[0]!,
+      { role: 'user', content: 'A different start.' } as Message,
+      ...messages.slice(2),
+    ];
+    const second = await compactMessages(edited, {
+      contextWindow: contextWindow * 10,
+      summarizer,
+      state: first.state,
+    });
     expect(second.actions).not.toContain('apply-summary');
     expect(second.state).toBeUndefined();
-    second.messages.forEach((message, index) => expect(message).toBe(edited[index]));
+    for (const [index, message] of second.messages.entries()) expect(message).toBe(edited[index]);
   });
 
   it('merges the previous summary into one cumulative summary', async () => {
     const { summarizer, calls } = recordingSummarizer();
     const first = await compactMessages(messages, { ...base, summarizer });
-    const more = [...messages, ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 })];
+    const more = [
+      ...messages,
+      ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 }),
+    ];
     const second = await compactMessages(more, { ...base, summarizer, state: first.state });
     expect(second.stateChanged).toBe(true);
     expect(calls[1]!.previousSummary).toBe(first.state!.summaries[0]);
@@ -134,8 +155,16 @@ describe('compactMessages: compaction', () => {
   it('stacks one summary per compaction in stack mode', async () => {
     const { summarizer, calls } = recordingSummarizer();
     const first = await compactMessages(messages, { ...base, summarizer, summaryMode: 'stack' });
-    const more = [...messages, ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 })];
-    const second = await compactMessages(more, { ...base, summarizer, summaryMode: 'stack', state: first.state });
+    const more = [
+      ...messages,
+      ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 }),
+    ];
+    const second = await compactMessages(more, {
+      ...base,
+      summarizer,
+      summaryMode: 'stack',
+      state: first.state,
+    });
     expect(calls[1]!.previousSummary).toBeUndefined();
     expect(second.state!.summaries).toHaveLength(2);
     expect(second.state!.summaries[0]).toBe(first.state!.summaries[0]);
@@ -151,7 +180,10 @@ describe('compactMessages: compaction', () => {
   });
 
   it('retries a failing summarizer once and succeeds', async () => {
-    const summarizer = vi.fn<Summarizer>().mockRejectedValueOnce(new Error('overloaded')).mockResolvedValueOnce('A fine summary.');
+    const summarizer = vi
+      .fn<Summarizer>()
+      .mockRejectedValueOnce(new Error('overloaded'))
+      .mockResolvedValueOnce('A fine summary.');
     const result = await compactMessages(messages, { ...base, summarizer, auditIdentifiers: false });
     expect(summarizer).toHaveBeenCalledTimes(2);
     expect(result.state!.summaries).toEqual(['A fine summary.']);
@@ -160,7 +192,11 @@ describe('compactMessages: compaction', () => {
   it('falls back to dropping the oldest messages from the request when the summarizer fails twice', async () => {
     const summarizer = vi.fn<Summarizer>().mockRejectedValue(new Error('down'));
     const events: CompactionEvent[] = [];
-    const result = await compactMessages(messages, { ...base, summarizer, onEvent: (event) => events.push(event) });
+    const result = await compactMessages(messages, {
+      ...base,
+      summarizer,
+      onEvent: (event) => events.push(event),
+    });
     expect(summarizer).toHaveBeenCalledTimes(2);
     expect(result.stateChanged).toBe(false);
     expect(result.state).toBeUndefined();
@@ -168,7 +204,9 @@ describe('compactMessages: compaction', () => {
     const failed = events.find((event) => event.type === 'compaction-failed');
     expect(failed).toMatchObject({ fallback: 'drop-oldest' });
     expect(result.tokensAfter).toBeLessThan(contextWindow * 0.85);
-    const note = result.messages.find((message) => typeof message.content === 'string' && message.content.startsWith('[System:'));
+    const note = result.messages.find(
+      (message) => typeof message.content === 'string' && message.content.startsWith('[System:'),
+    );
     expect(note!.content).toMatch(/^\[System: \d+ older messages were truncated due to context limits\]/);
     expect(note!.content).toContain('Turn 0: please check src/module0.ts');
     assertToolPairsIntact(result.messages);
@@ -178,7 +216,10 @@ describe('compactMessages: compaction', () => {
   it('treats a blank summary as a failure (and the given state stays as it was)', async () => {
     const { summarizer } = recordingSummarizer();
     const first = await compactMessages(messages, { ...base, summarizer });
-    const more = [...messages, ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 3 })];
+    const more = [
+      ...messages,
+      ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 3 }),
+    ];
     const blank = vi.fn<Summarizer>().mockResolvedValue('  ');
     const second = await compactMessages(more, { ...base, summarizer: blank, state: first.state });
     expect(blank).toHaveBeenCalledTimes(2);
@@ -240,7 +281,9 @@ describe('compactMessages: emergency and overflow', () => {
     expect(result.tokensAfter).toBeLessThan(contextWindow * 0.85);
     expect(events.find((event) => event.type === 'emergency-truncation')).toBeDefined();
     expect(result.messages[0]).toBe(messages[0]);
-    expect(result.messages[1]!.content).toMatch(/^\[System: \d+ older messages were truncated due to context limits\]/);
+    expect(result.messages[1]!.content).toMatch(
+      /^\[System: \d+ older messages were truncated due to context limits\]/,
+    );
     assertToolPairsIntact(result.messages);
   });
 
@@ -265,10 +308,14 @@ describe('compactMessages: options', () => {
   it('rejects bad options with the option named', async () => {
     await expect(compactMessages([], { contextWindow: -5 })).rejects.toThrow(InvalidConfigError);
     await expect(compactMessages([], { thresholds: { compact: 1.5 } })).rejects.toThrow(/thresholds.compact/);
-    await expect(compactMessages([], { thresholds: { background: 0.9, compact: 0.85 } })).rejects.toThrow(/background <= compact/);
+    await expect(compactMessages([], { thresholds: { background: 0.9, compact: 0.85 } })).rejects.toThrow(
+      /background <= compact/,
+    );
     await expect(compactMessages([], { protectedRatio: 0.9 })).rejects.toThrow(/protectedRatio/);
     await expect(compactMessages([], { summarizer: 'gpt-4o' as never })).rejects.toThrow(/summarizer/);
-    await expect(compactMessages([], { toolResultLimits: { read_file: 0 } })).rejects.toThrow(/toolResultLimits.read_file/);
+    await expect(compactMessages([], { toolResultLimits: { read_file: 0 } })).rejects.toThrow(
+      /toolResultLimits.read_file/,
+    );
   });
 
   it('applies per-tool limits', async () => {
@@ -277,7 +324,9 @@ describe('compactMessages: options', () => {
     const text = JSON.stringify(result.messages);
     expect(text).toContain('showing first');
     const runTests = result.messages.flatMap((message) =>
-      typeof message.content === 'string' ? [] : message.content.filter((part) => part.type === 'tool-result' && part.toolName === 'run_tests'),
+      typeof message.content === 'string'
+        ? []
+        : message.content.filter((part) => part.type === 'tool-result' && part.toolName === 'run_tests'),
     );
     for (const part of runTests) expect((part as { content: string }).content.length).toBe(5000);
   });
@@ -295,7 +344,14 @@ describe('compactMessages: properties', () => {
         fc.integer({ min: 0, max: 10_000 }),
         async (turns, toolCallsPerTurn, parallelEvery, toolResultChars, windowShare, seed) => {
           const messages = deepFreeze(
-            agentConversation({ turns, toolCallsPerTurn, parallelEvery, toolResultChars, screenshotEvery: 4, seed }),
+            agentConversation({
+              turns,
+              toolCallsPerTurn,
+              parallelEvery,
+              toolResultChars,
+              screenshotEvery: 4,
+              seed,
+            }),
           );
           const contextWindow = Math.max(2_000, Math.floor(tokensOf(messages) * windowShare));
           const result = await compactMessages(messages, { contextWindow });

@@ -8,8 +8,17 @@ import { replaceImages } from '../truncate/replace-images';
 import { supersedeToolResults } from '../truncate/supersede-tool-results';
 import type { TruncationRecord } from '../truncate/truncation-record';
 import type { CompactionReason } from './compaction-event';
-import { assembleRequest, type ConversationLayout, layoutConversation, stateMatches } from './compaction-layout';
-import { type CompactionOptions, type ResolvedCompactionOptions, resolveCompactionOptions } from './compaction-options';
+import {
+  assembleRequest,
+  type ConversationLayout,
+  layoutConversation,
+  stateMatches,
+} from './compaction-layout';
+import {
+  type CompactionOptions,
+  type ResolvedCompactionOptions,
+  resolveCompactionOptions,
+} from './compaction-options';
 import { deriveConversationId } from './conversation-id';
 import { dropOldest } from './drop-oldest';
 import { summarizeOlder } from './summarize-older';
@@ -264,7 +273,9 @@ export async function runCompaction(
         type: 'compaction-failed',
         conversationId,
         reason,
-        error: SummarizationError.isInstance(error) ? error : new SummarizationError({ attempts: 1, errors: [error] }),
+        error: SummarizationError.isInstance(error)
+          ? error
+          : new SummarizationError({ attempts: 1, errors: [error] }),
         fallback: 'drop-oldest',
       });
     }
@@ -302,4 +313,3 @@ export async function runCompaction(
   }
   return finish(request, state, stateChanged);
 }
-

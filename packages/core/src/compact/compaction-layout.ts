@@ -6,10 +6,15 @@ import { hashMessages } from './hash-messages';
 export type SummaryPlacement = 'system' | 'user';
 
 /** The message that carries the summary into the request (none without summaries). */
-export function summaryMessage(summaries: readonly string[], placement: SummaryPlacement): Message | undefined {
+export function summaryMessage(
+  summaries: readonly string[],
+  placement: SummaryPlacement,
+): Message | undefined {
   const blocks: string[] = [];
   if (summaries.length === 1) {
-    blocks.push(`Summary of the earlier conversation (it stands in for the messages before this point):\n\n${summaries[0]}`);
+    blocks.push(
+      `Summary of the earlier conversation (it stands in for the messages before this point):\n\n${summaries[0]}`,
+    );
   } else if (summaries.length > 1) {
     blocks.push(
       `Summaries of the earlier conversation, oldest first (they stand in for the messages before this point):\n\n${summaries

@@ -1,6 +1,6 @@
+import { InvalidConfigError } from '../errors/invalid-config-error';
 import { createEstimator } from '../estimate/create-estimator';
 import type { Estimator } from '../estimate/estimator';
-import { InvalidConfigError } from '../errors/invalid-config-error';
 import { PROTECTED_WINDOW_RATIO } from '../split/split-messages';
 import { extractiveSummarizer } from '../summarize/extractive-summarizer';
 import type { Summarizer } from '../summarize/summarizer';
@@ -186,7 +186,11 @@ export function resolveCompactionOptions({
   }
   if (summarizerMaxInputTokens !== undefined) positive('summarizerMaxInputTokens', summarizerMaxInputTokens);
   if (summaryMode !== 'cumulative' && summaryMode !== 'stack') {
-    throw new InvalidConfigError({ option: 'summaryMode', value: summaryMode, message: "must be 'cumulative' or 'stack'" });
+    throw new InvalidConfigError({
+      option: 'summaryMode',
+      value: summaryMode,
+      message: "must be 'cumulative' or 'stack'",
+    });
   }
   if (summaryPlacement !== 'system' && summaryPlacement !== 'user') {
     throw new InvalidConfigError({
@@ -196,7 +200,8 @@ export function resolveCompactionOptions({
     });
   }
   positive('toolResultMaxChars', toolResultMaxChars);
-  for (const [toolName, limit] of Object.entries(toolResultLimits)) positive(`toolResultLimits.${toolName}`, limit);
+  for (const [toolName, limit] of Object.entries(toolResultLimits))
+    positive(`toolResultLimits.${toolName}`, limit);
   let reduction: ResolvedCompactionOptions['toolResultReduction'] = false;
   if (toolResultReduction !== false) {
     const { minChars = 4000, keepChars = 2000 } = toolResultReduction;
@@ -234,7 +239,11 @@ function positive(option: string, value: unknown): void {
 
 function share(option: string, value: unknown): void {
   if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
-    throw new InvalidConfigError({ option, value, message: 'must be a share of the context window, above 0 and at most 1' });
+    throw new InvalidConfigError({
+      option,
+      value,
+      message: 'must be a share of the context window, above 0 and at most 1',
+    });
   }
 }
 

@@ -10,7 +10,9 @@ const IDENTIFYING_MESSAGES = 2;
  * prefix hash keeps one from ever receiving the other's summary.
  */
 export function deriveConversationId(messages: readonly Message[]): string {
-  const leadingSystem = messages.filter((message, index) => message.role === 'system' && index < 8).slice(0, 1);
+  const leadingSystem = messages
+    .filter((message, index) => message.role === 'system' && index < 8)
+    .slice(0, 1);
   const firstTurns = messages.filter((message) => message.role !== 'system').slice(0, IDENTIFYING_MESSAGES);
   return `derived:${hashMessages([...leadingSystem, ...firstTurns])}`;
 }

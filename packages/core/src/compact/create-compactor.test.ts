@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { agentConversation, assertToolPairsIntact, prose, seededRandom } from '../../test/conversation-fixtures';
+import {
+  agentConversation,
+  assertToolPairsIntact,
+  prose,
+  seededRandom,
+} from '../../test/conversation-fixtures';
 import type { Message } from '../message/message';
 import { MemoryCompactionStore } from '../store/memory-compaction-store';
 import { extractIdentifiers } from '../summarize/extract-identifiers';
@@ -50,7 +55,11 @@ describe('createCompactor', () => {
       return keepIdentifiers(input) as string;
     });
     const events: CompactionEvent[] = [];
-    const compactor = createCompactor({ summarizer, summarizerMaxInputTokens: 1_000_000, onEvent: (event) => events.push(event) });
+    const compactor = createCompactor({
+      summarizer,
+      summarizerMaxInputTokens: 1_000_000,
+      onEvent: (event) => events.push(event),
+    });
     const messages = agentConversation({ turns: 20, toolResultChars: 3000 });
     const tokens = compactor.estimator.countMessages(messages);
     const contextWindow = Math.floor(tokens / 0.82); // over background (0.80), under compact (0.85)
@@ -68,7 +77,9 @@ describe('createCompactor', () => {
     await work;
     await compactor.idle();
     expect(summarizer).toHaveBeenCalledTimes(1);
-    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['compaction-start', 'compaction-end']));
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['compaction-start', 'compaction-end']),
+    );
     expect(events.find((event) => event.type === 'compaction-start')).toMatchObject({ reason: 'background' });
 
     const next = [...messages, { role: 'user', content: 'And now?' } as Message];
@@ -99,7 +110,10 @@ describe('createCompactor', () => {
     const messages = agentConversation({ turns: 20, toolResultChars: 3000 });
     const contextWindow = Math.floor(compactor.estimator.countMessages(messages) / 0.82);
     await compactor.afterResponse(messages, { conversationId: 'f', contextWindow });
-    expect(events.find((event) => event.type === 'compaction-failed')).toMatchObject({ reason: 'background', fallback: 'none' });
+    expect(events.find((event) => event.type === 'compaction-failed')).toMatchObject({
+      reason: 'background',
+      fallback: 'none',
+    });
     expect(await compactor.store.get('f')).toBeUndefined();
   });
 
@@ -133,7 +147,10 @@ describe('createCompactor', () => {
     const compactor = createCompactor({ onEvent: (event) => events.push(event) });
     const messages = agentConversation({ turns: 8, toolResultChars: 2000 });
     await compactor.prepare(messages, { conversationId: 'o', overflowAttempt: 2 });
-    expect(events.find((event) => event.type === 'overflow-retry')).toMatchObject({ attempt: 2, keepGroups: 2 });
+    expect(events.find((event) => event.type === 'overflow-retry')).toMatchObject({
+      attempt: 2,
+      keepGroups: 2,
+    });
   });
 
   it('keeps a 60-turn agent session inside the window from start to end, with stable prefixes', async () => {
@@ -147,13 +164,33 @@ describe('createCompactor', () => {
     let stableCalls = 0;
     let comparableCalls = 0;
     for (let turn = 0; turn < 60; turn++) {
-      history.push({ role: 'user', content: `Turn ${turn}: look at docs/page${turn}.md. ${prose(random, 10)}` });
+      history.push({
+        role: 'user',
+        content: `Turn ${turn}: look at docs/page${turn}.md. ${prose(random, 10)}`,
+      });
       const callId = `t${turn}`;
-      history.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: callId, toolName: 'fetch', input: { url: `https://docs.example.com/${turn}` } }] });
+      history.push({
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: callId,
+            toolName: 'fetch',
+            input: { url: `https://docs.example.com/${turn}` },
+          },
+        ],
+      });
       const big = turn % 10 === 3 ? 200_000 : 6_000;
       history.push({
         role: 'tool',
-        content: [{ type: 'tool-result', toolCallId: callId, toolName: 'fetch', content: `<html>${prose(random, big / 6)}</html>` }],
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: callId,
+            toolName: 'fetch',
+            content: `<html>${prose(random, big / 6)}</html>`,
+          },
+        ],
       });
       const prepared = await compactor.prepare(history, { conversationId: 'long' });
       expect(prepared.tokensAfter).toBeLessThanOrEqual(contextWindow);
@@ -173,7 +210,9 @@ describe('createCompactor', () => {
     expect(state!.compactionCount).toBeGreaterThan(1);
     expect(summarizer.mock.calls.length).toBeLessThanOrEqual(state!.compactionCount * 2);
     // Between compactions the rewritten prefix is byte-identical from call to call.
-    console.log(`prefix-stable ${stableCalls}/${comparableCalls}, compactions ${state!.compactionCount}, summarizer calls ${summarizer.mock.calls.length}`);
+    console.log(
+      `prefix-stable ${stableCalls}/${comparableCalls}, compactions ${state!.compactionCount}, summarizer calls ${summarizer.mock.calls.length}`,
+    );
     expect(comparableCalls).toBeGreaterThan(10);
     expect(stableCalls / comparableCalls).toBeGreaterThanOrEqual(0.95);
     // Every original message is still in the caller's history.

@@ -5,9 +5,13 @@ import type { CompactionState } from '../store/compaction-state';
 import type { CompactionStore } from '../store/compaction-store';
 import { MemoryCompactionStore } from '../store/memory-compaction-store';
 import { capToolResults } from '../truncate/cap-tool-results';
-import { assembleRequest, layoutConversation, stateMatches } from './compaction-layout';
-import { type CompactionOptions, type ResolvedCompactionOptions, resolveCompactionOptions } from './compaction-options';
 import { type CompactMessagesResult, OVERFLOW_KEEP_GROUPS, runCompaction } from './compact-messages';
+import { assembleRequest, layoutConversation, stateMatches } from './compaction-layout';
+import {
+  type CompactionOptions,
+  type ResolvedCompactionOptions,
+  resolveCompactionOptions,
+} from './compaction-options';
 import { deriveConversationId } from './conversation-id';
 import { summarizeOlder } from './summarize-older';
 
@@ -125,7 +129,11 @@ interface Flight {
  *
  * @throws {InvalidConfigError} for a bad option.
  */
-export function createCompactor({ store = new MemoryCompactionStore(), contextWindows, ...options }: CompactorOptions = {}): Compactor {
+export function createCompactor({
+  store = new MemoryCompactionStore(),
+  contextWindows,
+  ...options
+}: CompactorOptions = {}): Compactor {
   const resolved = resolveCompactionOptions(options);
   const flights = new Map<string, Flight>();
 
@@ -142,11 +150,26 @@ export function createCompactor({ store = new MemoryCompactionStore(), contextWi
     return promise;
   };
 
+  /** The stored state if it still applies, and the conversation after the storage-time cap. */
+  const load = async (conversationId: string, messages: readonly Message[]) => {
+    const stored = await store.get(conversationId);
+    return {
+      state: stateMatches(messages, stored) ? stored : undefined,
+      working: capToolResults(messages, {
+        maxChars: resolved.toolResultMaxChars,
+        limits: resolved.toolResultLimits,
+      }).messages,
+    };
+  };
+
   const compactor: Compactor = {
     estimator: resolved.estimator,
     store,
 
-    async prepare(messages, { conversationId, model, contextWindow, overheadTokens, overflowAttempt, abortSignal } = {}) {
+    async prepare(
+      messages,
+      { conversationId, model, contextWindow, overheadTokens, overflowAttempt, abortSignal } = {},
+    ) {
       const id = conversationId ?? deriveConversationId(messages);
       const window = windowFor(model ?? resolved.model, contextWindow);
       const effective = withModel(model);
@@ -186,7 +209,15 @@ export function createCompactor({ store = new MemoryCompactionStore(), contextWi
 
     afterResponse(
       messages,
-      { conversationId, model, contextWindow, inputTokens, estimatedTokens, responseTokens = 0, overheadTokens = 0 } = {},
+      {
+        conversationId,
+        model,
+        contextWindow,
+        inputTokens,
+        estimatedTokens,
+        responseTokens = 0,
+        overheadTokens = 0,
+      } = {},
     ) {
       const effectiveModel = model ?? resolved.model;
       if (inputTokens !== undefined && estimatedTokens !== undefined) {
@@ -198,14 +229,12 @@ export function createCompactor({ store = new MemoryCompactionStore(), contextWi
       const effective = withModel(model);
       return track(id, 'background', async () => {
         try {
-          const stored = await store.get(id);
-          const state = stateMatches(messages, stored) ? stored : undefined;
-          const working = capToolResults(messages, {
-            maxChars: resolved.toolResultMaxChars,
-            limits: resolved.toolResultLimits,
-          }).messages;
+          const { state, working } = await load(id, messages);
           const countTokens = (list: readonly Message[]) =>
-            resolved.estimator.calibrated(resolved.estimator.countMessages(list) + overheadTokens, effectiveModel);
+            resolved.estimator.calibrated(
+              resolved.estimator.countMessages(list) + overheadTokens,
+              effectiveModel,
+            );
           const layout = layoutConversation(working, state?.coveredCount ?? 0);
           const request = state
             ? assembleRequest({ layout, summaries: state.summaries, placement: resolved.summaryPlacement })
@@ -224,7 +253,13 @@ export function createCompactor({ store = new MemoryCompactionStore(), contextWi
           });
           if (result.state) await store.set(id, result.state);
         } catch (error) {
-          resolved.onEvent({ type: 'compaction-failed', conversationId: id, reason: 'background', error, fallback: 'none' });
+          resolved.onEvent({
+            type: 'compaction-failed',
+            conversationId: id,
+            reason: 'background',
+            error,
+            fallback: 'none',
+          });
         }
       });
     },
@@ -239,12 +274,7 @@ export function createCompactor({ store = new MemoryCompactionStore(), contextWi
       const effectiveModel = model ?? resolved.model;
       const window = windowFor(effectiveModel, contextWindow);
       return track(id, 'request', async () => {
-        const stored = await store.get(id);
-        const state = stateMatches(messages, stored) ? stored : undefined;
-        const working = capToolResults(messages, {
-          maxChars: resolved.toolResultMaxChars,
-          limits: resolved.toolResultLimits,
-        }).messages;
+        const { state, working } = await load(id, messages);
         const result = await summarizeOlder({
           messages,
           working,
@@ -254,7 +284,8 @@ export function createCompactor({ store = new MemoryCompactionStore(), contextWi
           keepGroups: undefined,
           reason: 'manual',
           conversationId: id,
-          countTokens: (list) => resolved.estimator.calibrated(resolved.estimator.countMessages(list), effectiveModel),
+          countTokens: (list) =>
+            resolved.estimator.calibrated(resolved.estimator.countMessages(list), effectiveModel),
           abortSignal,
         });
         if (result.state) await store.set(id, result.state);

@@ -52,7 +52,12 @@ export function dropOldest(
   return result ?? { kept: [...messages], droppedCount: 0, note: undefined };
 }
 
-function cut(messages: readonly Message[], start: number, leaveDigest: boolean, digestMaxChars: number): DropOldestResult {
+function cut(
+  messages: readonly Message[],
+  start: number,
+  leaveDigest: boolean,
+  digestMaxChars: number,
+): DropOldestResult {
   const dropped = messages.slice(0, start).filter((message) => message.role !== 'system');
   const systemKept = messages.slice(0, start).filter((message) => message.role === 'system');
   const marker = `[System: ${dropped.length} older message${dropped.length === 1 ? ' was' : 's were'} truncated due to context limits]`;

@@ -4,8 +4,13 @@ import { hashMessage, hashMessages } from './hash-messages';
 
 describe('hashMessages', () => {
   it('is the same for equal content in other objects and other key orders', () => {
-    const a: Message = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: '1', toolName: 't', input: { a: 1, b: [2, 3] } }] };
-    const b = JSON.parse('{"content":[{"input":{"b":[2,3],"a":1},"toolName":"t","toolCallId":"1","type":"tool-call"}],"role":"assistant"}');
+    const a: Message = {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: '1', toolName: 't', input: { a: 1, b: [2, 3] } }],
+    };
+    const b = JSON.parse(
+      '{"content":[{"input":{"b":[2,3],"a":1},"toolName":"t","toolCallId":"1","type":"tool-call"}],"role":"assistant"}',
+    );
     expect(hashMessage(a)).toBe(hashMessage(b));
     expect(hashMessages([a, a])).toBe(hashMessages([b, b]));
   });
@@ -19,8 +24,20 @@ describe('hashMessages', () => {
     expect(hashMessages([user, other])).not.toBe(hashMessages([other, user]));
     expect(hashMessages([user])).not.toBe(hashMessages([user, user]));
     // String boundaries matter: ["ab","c"] vs ["a","bc"].
-    const split1: Message = { role: 'user', content: [{ type: 'text', text: 'ab' }, { type: 'text', text: 'c' }] };
-    const split2: Message = { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'bc' }] };
+    const split1: Message = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'ab' },
+        { type: 'text', text: 'c' },
+      ],
+    };
+    const split2: Message = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'bc' },
+      ],
+    };
     expect(hashMessage(split1)).not.toBe(hashMessage(split2));
   });
 

@@ -58,9 +58,17 @@ export async function summarizeOlder({
 
   const previous = state?.summaries ?? [];
   // What the request holds now: the previous summary (if any) and everything it does not cover.
-  const tokensBefore = countTokens(assembleRequest({ layout, summaries: previous, placement: options.summaryPlacement }));
+  const tokensBefore = countTokens(
+    assembleRequest({ layout, summaries: previous, placement: options.summaryPlacement }),
+  );
   const started = Date.now();
-  options.onEvent({ type: 'compaction-start', conversationId, reason, tokensBefore, messageCount: older.length });
+  options.onEvent({
+    type: 'compaction-start',
+    conversationId,
+    reason,
+    tokensBefore,
+    messageCount: older.length,
+  });
   const result = await summarize({
     messages: older,
     summarizer: options.summarizer,
@@ -77,7 +85,9 @@ export async function summarizeOlder({
   const coveredCount = coveredBefore + older.length;
   const covered = layoutConversation(messages, coveredCount).covered;
   const after = layoutConversation(working, coveredCount);
-  const tokensAfter = countTokens(assembleRequest({ layout: after, summaries, placement: options.summaryPlacement }));
+  const tokensAfter = countTokens(
+    assembleRequest({ layout: after, summaries, placement: options.summaryPlacement }),
+  );
   const newState: CompactionState = {
     version: 1,
     summaries,

@@ -8,6 +8,7 @@ const symbol = Symbol.for(marker);
  * throw it when progressive compaction has run out of steps; `cause` is the provider's error.
  */
 export class ContextOverflowError extends SpillwayError {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for by isInstance
   private readonly [symbol] = true;
 
   /** The estimated prompt size in tokens, when known. */

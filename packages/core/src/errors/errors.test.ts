@@ -6,7 +6,15 @@ import { SpillwayError } from './spillway-error';
 import { SummarizationError } from './summarization-error';
 
 /** The shape of the AI SDK's APICallError (status, body, cause). */
-function apiCallError({ statusCode, responseBody, message }: { statusCode: number; responseBody: string; message?: string }) {
+function apiCallError({
+  statusCode,
+  responseBody,
+  message,
+}: {
+  statusCode: number;
+  responseBody: string;
+  message?: string;
+}) {
   return Object.assign(new Error(message ?? 'Bad Request'), {
     name: 'AI_APICallError',
     statusCode,
@@ -42,7 +50,10 @@ describe('SpillwayError markers', () => {
   });
 
   it('recognises an error from another copy of the package by its marker', () => {
-    const foreign = { [Symbol.for('spillway.error')]: true, [Symbol.for('spillway.error.summarization')]: true };
+    const foreign = {
+      [Symbol.for('spillway.error')]: true,
+      [Symbol.for('spillway.error.summarization')]: true,
+    };
     expect(SpillwayError.isInstance(foreign)).toBe(true);
     expect(SummarizationError.isInstance(foreign)).toBe(true);
   });
@@ -68,7 +79,8 @@ describe('isContextOverflowError', () => {
       'OpenAI chat completions',
       apiCallError({
         statusCode: 400,
-        message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens.",
+        message:
+          "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens.",
         responseBody: JSON.stringify({
           error: {
             message:
@@ -84,9 +96,13 @@ describe('isContextOverflowError', () => {
       'OpenAI Responses API',
       apiCallError({
         statusCode: 400,
-        message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+        message:
+          'Your input exceeds the context window of this model. Please adjust your input and try again.',
         responseBody: JSON.stringify({
-          error: { message: 'Your input exceeds the context window of this model.', code: 'context_length_exceeded' },
+          error: {
+            message: 'Your input exceeds the context window of this model.',
+            code: 'context_length_exceeded',
+          },
         }),
       }),
     ],
@@ -97,7 +113,10 @@ describe('isContextOverflowError', () => {
         message: 'prompt is too long: 208310 tokens > 200000 maximum',
         responseBody: JSON.stringify({
           type: 'error',
-          error: { type: 'invalid_request_error', message: 'prompt is too long: 208310 tokens > 200000 maximum' },
+          error: {
+            type: 'invalid_request_error',
+            message: 'prompt is too long: 208310 tokens > 200000 maximum',
+          },
         }),
       }),
     ],
@@ -109,7 +128,8 @@ describe('isContextOverflowError', () => {
         responseBody: JSON.stringify({
           error: {
             code: 400,
-            message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
+            message:
+              'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).',
             status: 'INVALID_ARGUMENT',
           },
         }),
@@ -129,11 +149,24 @@ describe('isContextOverflowError', () => {
       }),
     ],
     ['Ollama', new Error('prompt too long; exceeded max context length by 1200 tokens')],
-    ['llama.cpp', apiCallError({ statusCode: 400, responseBody: '{"error":{"code":400,"message":"the request exceeds the available context size","type":"exceed_context_size_error"}}' })],
+    [
+      'llama.cpp',
+      apiCallError({
+        statusCode: 400,
+        responseBody:
+          '{"error":{"code":400,"message":"the request exceeds the available context size","type":"exceed_context_size_error"}}',
+      }),
+    ],
     ['Bedrock', new Error('ValidationException: Input is too long for requested model.')],
     ['HTTP 413 without words', apiCallError({ statusCode: 413, responseBody: '' })],
-    ['no parseable body (seed claw-code)', apiCallError({ statusCode: 400, responseBody: '', message: '400 Bad Request: no parseable body' })],
-    ['a bare 400 with no body', apiCallError({ statusCode: 400, responseBody: '', message: '400 status code (no body)' })],
+    [
+      'no parseable body (seed claw-code)',
+      apiCallError({ statusCode: 400, responseBody: '', message: '400 Bad Request: no parseable body' }),
+    ],
+    [
+      'a bare 400 with no body',
+      apiCallError({ statusCode: 400, responseBody: '', message: '400 status code (no body)' }),
+    ],
     ["Spillway's own", new ContextOverflowError()],
     ['a plain string', 'prompt is too long'],
   ];
@@ -142,7 +175,10 @@ describe('isContextOverflowError', () => {
   }
 
   it('reads through cause chains, retry wrappers and gateway wrappers', () => {
-    const inner = apiCallError({ statusCode: 400, responseBody: '{"error":{"code":"context_length_exceeded"}}' });
+    const inner = apiCallError({
+      statusCode: 400,
+      responseBody: '{"error":{"code":"context_length_exceeded"}}',
+    });
     expect(isContextOverflowError(new Error('Gateway request failed', { cause: inner }))).toBe(true);
     const retry = Object.assign(new Error('Failed after 3 attempts. Last error: Bad Request'), {
       name: 'AI_RetryError',
@@ -150,7 +186,9 @@ describe('isContextOverflowError', () => {
       lastError: inner,
     });
     expect(isContextOverflowError(retry)).toBe(true);
-    expect(isContextOverflowError(new Error('outer', { cause: new Error('middle', { cause: inner }) }))).toBe(true);
+    expect(isContextOverflowError(new Error('outer', { cause: new Error('middle', { cause: inner }) }))).toBe(
+      true,
+    );
   });
 
   it('recognises LangChain-style ContextOverflowError by name', () => {
@@ -165,14 +203,30 @@ describe('isContextOverflowError', () => {
       'an OpenAI rate limit on tokens per minute',
       apiCallError({
         statusCode: 429,
-        message: 'Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 50000.',
+        message:
+          'Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 50000.',
         responseBody: '{"error":{"code":"rate_limit_exceeded"}}',
       }),
     ],
-    ['a TPM message without a status', new Error('Rate limit reached: tokens per min (TPM) exceeded the maximum context length budget')],
-    ['an auth error', apiCallError({ statusCode: 401, responseBody: '{"error":{"message":"Incorrect API key provided"}}' })],
-    ['a bad parameter', apiCallError({ statusCode: 400, responseBody: '{"error":{"message":"Invalid value for temperature"}}' })],
-    ['a bare 400 with a body', apiCallError({ statusCode: 400, responseBody: '{"error":"bad"}', message: 'Bad Request' })],
+    [
+      'a TPM message without a status',
+      new Error('Rate limit reached: tokens per min (TPM) exceeded the maximum context length budget'),
+    ],
+    [
+      'an auth error',
+      apiCallError({ statusCode: 401, responseBody: '{"error":{"message":"Incorrect API key provided"}}' }),
+    ],
+    [
+      'a bad parameter',
+      apiCallError({
+        statusCode: 400,
+        responseBody: '{"error":{"message":"Invalid value for temperature"}}',
+      }),
+    ],
+    [
+      'a bare 400 with a body',
+      apiCallError({ statusCode: 400, responseBody: '{"error":"bad"}', message: 'Bad Request' }),
+    ],
     ['a network error', new TypeError('fetch failed')],
     ['undefined', undefined],
     ['a number', 42],

@@ -5,6 +5,7 @@ const symbol = Symbol.for(marker);
 
 /** An option was given a value the engine cannot work with. Thrown when the option is read. */
 export class InvalidConfigError extends SpillwayError {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for by isInstance
   private readonly [symbol] = true;
 
   /** The option's name, e.g. `thresholds.compact`. */

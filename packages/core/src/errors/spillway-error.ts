@@ -6,6 +6,7 @@ const symbol = Symbol.for(marker);
  * rather than `instanceof`, which breaks when two copies of the package are installed.
  */
 export class SpillwayError extends Error {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for by isInstance
   private readonly [symbol] = true;
 
   constructor({ name, message, cause }: { name: string; message: string; cause?: unknown }) {

@@ -9,6 +9,7 @@ const symbol = Symbol.for(marker);
  * request only.
  */
 export class SummarizationError extends SpillwayError {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read through Symbol.for by isInstance
   private readonly [symbol] = true;
 
   /** How many times the summarizer was called. */
@@ -16,7 +17,11 @@ export class SummarizationError extends SpillwayError {
   /** What went wrong on each attempt, oldest first. */
   readonly errors: readonly unknown[];
 
-  constructor({ attempts, errors, message }: { attempts: number; errors: readonly unknown[]; message?: string }) {
+  constructor({
+    attempts,
+    errors,
+    message,
+  }: { attempts: number; errors: readonly unknown[]; message?: string }) {
     const last = errors.at(-1);
     super({
       name: 'SummarizationError',

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { agentConversation, assertToolPairsIntact } from '../../test/conversation-fixtures';
-import type { Estimator } from '../estimate/estimator';
 import { InvalidConfigError } from '../errors/invalid-config-error';
+import type { Estimator } from '../estimate/estimator';
 import type { Message, MessagePart } from '../message/message';
 import { splitMessages } from './split-messages';
 
@@ -11,7 +11,8 @@ const estimator: Estimator = {
   countText: (text) => Math.ceil(text.length / 4),
   countPart: (part) => Math.ceil(JSON.stringify(part).length / 4),
   countMessage: (message) => Math.ceil(JSON.stringify(message).length / 4),
-  countMessages: (messages) => messages.reduce((sum, message) => sum + Math.ceil(JSON.stringify(message).length / 4), 0),
+  countMessages: (messages) =>
+    messages.reduce((sum, message) => sum + Math.ceil(JSON.stringify(message).length / 4), 0),
   calibrated: (count) => count,
   calibrate: () => {},
   calibrationFactor: () => 1,
@@ -21,7 +22,12 @@ const tokens = (messages: readonly Message[]) => estimator.countMessages(message
 
 describe('splitMessages', () => {
   it('handles the seed edge cases: empty, one user message, everything protected', () => {
-    expect(splitMessages([], { protectTokens: 100, estimator })).toEqual({ system: [], older: [], recent: [], boundary: 0 });
+    expect(splitMessages([], { protectTokens: 100, estimator })).toEqual({
+      system: [],
+      older: [],
+      recent: [],
+      boundary: 0,
+    });
     const one: Message[] = [{ role: 'user', content: 'hi' }];
     expect(splitMessages(one, { protectTokens: 0, estimator }).recent).toEqual(one);
     const small = agentConversation({ turns: 2, toolResultChars: 50 });
@@ -60,8 +66,14 @@ describe('splitMessages', () => {
     const messages: Message[] = [
       { role: 'user', content: 'go' },
       { role: 'assistant', content: calls },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'a', toolName: 'read', content: 'A'.repeat(4000) }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'b', toolName: 'read', content: 'B'.repeat(40) }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'a', toolName: 'read', content: 'A'.repeat(4000) }],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'b', toolName: 'read', content: 'B'.repeat(40) }],
+      },
       { role: 'assistant', content: 'done' },
     ];
     // A budget that fits only the last tool message and the answer.
@@ -81,7 +93,9 @@ describe('splitMessages', () => {
       { role: 'assistant', content: big('a3') },
     ];
     const budget = tokens(userTurnInside.slice(2));
-    expect(splitMessages(userTurnInside, { protectTokens: budget, estimator }).recent[0]).toBe(userTurnInside[3]);
+    expect(splitMessages(userTurnInside, { protectTokens: budget, estimator }).recent[0]).toBe(
+      userTurnInside[3],
+    );
 
     const userTurnTooLate: Message[] = [
       { role: 'user', content: big('u1') },
@@ -91,7 +105,9 @@ describe('splitMessages', () => {
       { role: 'user', content: 'u2' },
     ];
     const lateBudget = tokens(userTurnTooLate.slice(2));
-    expect(splitMessages(userTurnTooLate, { protectTokens: lateBudget, estimator }).recent[0]).toBe(userTurnTooLate[2]);
+    expect(splitMessages(userTurnTooLate, { protectTokens: lateBudget, estimator }).recent[0]).toBe(
+      userTurnTooLate[2],
+    );
   });
 
   it('keeps a given number of groups for overflow retries', () => {
@@ -133,7 +149,13 @@ describe('splitMessages', () => {
         fc.integer({ min: 1, max: 100 }),
         fc.integer({ min: 0, max: 1000 }),
         (turns, toolCallsPerTurn, parallelEvery, resultChars, seed) => {
-          const messages = agentConversation({ turns, toolCallsPerTurn, parallelEvery, toolResultChars: resultChars * 50, seed });
+          const messages = agentConversation({
+            turns,
+            toolCallsPerTurn,
+            parallelEvery,
+            toolResultChars: resultChars * 50,
+            seed,
+          });
           const budget = Math.floor((tokens(messages) * ((seed % 100) / 100)) | 0);
           const split = splitMessages(messages, { protectTokens: budget, estimator });
           assertToolPairsIntact([...split.older]);

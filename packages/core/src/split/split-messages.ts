@@ -1,6 +1,6 @@
-import { createEstimator } from '../estimate/create-estimator';
-import type { Estimator } from '../estimate/estimator';
 import { InvalidConfigError } from '../errors/invalid-config-error';
+import { defaultEstimator } from '../estimate/default-estimator';
+import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
 import { groupStarts, safeBoundaries } from './safe-boundaries';
 
@@ -42,8 +42,6 @@ export interface SplitMessagesResult {
   boundary: number;
 }
 
-let defaultEstimator: Estimator | undefined;
-
 /**
  * Splits a conversation into the part to compact and the recent part to keep verbatim.
  *
@@ -68,13 +66,17 @@ export function splitMessages(
       });
     }
   } else if (!Number.isInteger(keepGroups) || keepGroups < 0) {
-    throw new InvalidConfigError({ option: 'keepGroups', value: keepGroups, message: 'must be a whole number, 0 or more' });
+    throw new InvalidConfigError({
+      option: 'keepGroups',
+      value: keepGroups,
+      message: 'must be a whole number, 0 or more',
+    });
   }
 
   const boundary = findBoundary(messages, {
     protectTokens: protectTokens ?? 0,
     keepGroups,
-    estimator: estimator ?? (defaultEstimator ??= createEstimator()),
+    estimator: estimator ?? defaultEstimator(),
   });
   const system: Message[] = [];
   const older: Message[] = [];
@@ -126,7 +128,8 @@ export function findBoundary(
 
   const tokensFrom = (start: number) => {
     let total = 0;
-    for (let index = start; index < messages.length; index++) total += estimator.countMessage(messages[index]!);
+    for (let index = start; index < messages.length; index++)
+      total += estimator.countMessage(messages[index]!);
     return total;
   };
   return tokensFrom(firstUserTurn) * 2 >= tokensFrom(firstSafe) ? firstUserTurn : firstSafe;

@@ -102,13 +102,26 @@ export function extractiveDigest(
   if (identifiers.length > 0) sections.push(`Identifiers mentioned: ${identifiers.join(', ')}`);
   if (tools.size > 0) {
     const list = [...tools]
-      .map(([name, { calls, errors: failed }]) => `${name} ×${calls}${failed > 0 ? ` (${failed} failed)` : ''}`)
+      .map(
+        ([name, { calls, errors: failed }]) => `${name} ×${calls}${failed > 0 ? ` (${failed} failed)` : ''}`,
+      )
       .join(', ');
     sections.push(`Tools used: ${list}`);
   }
-  if (errors.length > 0) sections.push(`Errors seen:\n${errors.slice(-5).map((error) => `- ${error}`).join('\n')}`);
+  if (errors.length > 0)
+    sections.push(
+      `Errors seen:\n${errors
+        .slice(-5)
+        .map((error) => `- ${error}`)
+        .join('\n')}`,
+    );
   if (conclusions.length > 0) {
-    sections.push(`Latest assistant replies:\n${conclusions.slice(-3).map((reply) => `- ${reply}`).join('\n')}`);
+    sections.push(
+      `Latest assistant replies:\n${conclusions
+        .slice(-3)
+        .map((reply) => `- ${reply}`)
+        .join('\n')}`,
+    );
   }
 
   const digest = sections.join('\n\n');

@@ -29,7 +29,10 @@ const ROLE_LABELS = { system: 'System', user: 'User', assistant: 'Assistant', to
  * `name(arguments)`, tool results shortened (results matter, mechanics do not), images and files as
  * placeholders, reasoning left out. One block per message, separated by blank lines.
  */
-export function renderTranscript(messages: readonly Message[], options: RenderTranscriptOptions = {}): string {
+export function renderTranscript(
+  messages: readonly Message[],
+  options: RenderTranscriptOptions = {},
+): string {
   return messages
     .map((message) => renderMessage(message, options))
     .filter((block) => block !== '')
@@ -39,7 +42,11 @@ export function renderTranscript(messages: readonly Message[], options: RenderTr
 /** One message of {@link renderTranscript}; empty when the message has nothing to show. */
 export function renderMessage(
   message: Message,
-  { maxToolResultChars = 2000, maxToolInputChars = 500, maxMessageChars = 8000 }: RenderTranscriptOptions = {},
+  {
+    maxToolResultChars = 2000,
+    maxToolInputChars = 500,
+    maxMessageChars = 8000,
+  }: RenderTranscriptOptions = {},
 ): string {
   const label = ROLE_LABELS[message.role];
   const lines: string[] = [];
@@ -56,7 +63,9 @@ export function renderMessage(
     }
     flushText();
     if (part.type === 'tool-call') {
-      lines.push(`${label} called ${part.toolName}(${truncateText(json(part.input), { maxChars: maxToolInputChars })})`);
+      lines.push(
+        `${label} called ${part.toolName}(${truncateText(json(part.input), { maxChars: maxToolInputChars })})`,
+      );
     } else if (part.type === 'tool-result') {
       lines.push(renderToolResult(part, maxToolResultChars));
     }

@@ -7,9 +7,22 @@ import { summarize } from './summarize';
 import type { Summarizer, SummarizerInput } from './summarizer';
 
 const conversation: Message[] = [
-  { role: 'user', content: 'Fix the bug in src/server/routes.ts reported in ABC-123, see https://example.com/issues/123' },
-  { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: { path: 'src/server/routes.ts' } }] },
-  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', content: 'export function route() {}' }] },
+  {
+    role: 'user',
+    content: 'Fix the bug in src/server/routes.ts reported in ABC-123, see https://example.com/issues/123',
+  },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: { path: 'src/server/routes.ts' } },
+    ],
+  },
+  {
+    role: 'tool',
+    content: [
+      { type: 'tool-result', toolCallId: 'c1', toolName: 'read_file', content: 'export function route() {}' },
+    ],
+  },
   { role: 'assistant', content: 'The handler returns 500 when the id is missing.' },
 ];
 
@@ -37,14 +50,20 @@ describe('summarize', () => {
   });
 
   it('retries exactly once when the summarizer fails, and succeeds', async () => {
-    const summarizer = vi.fn<Summarizer>().mockRejectedValueOnce(new Error('503')).mockResolvedValueOnce('ABC-123 src/server/routes.ts https://example.com/issues/123');
+    const summarizer = vi
+      .fn<Summarizer>()
+      .mockRejectedValueOnce(new Error('503'))
+      .mockResolvedValueOnce('ABC-123 src/server/routes.ts https://example.com/issues/123');
     const result = await summarize({ messages: conversation, summarizer });
     expect(summarizer).toHaveBeenCalledTimes(2);
     expect(result.calls).toBe(2);
   });
 
   it('throws SummarizationError after two failures, with both errors', async () => {
-    const summarizer = vi.fn<Summarizer>().mockRejectedValueOnce(new Error('first')).mockRejectedValueOnce(new Error('second'));
+    const summarizer = vi
+      .fn<Summarizer>()
+      .mockRejectedValueOnce(new Error('first'))
+      .mockRejectedValueOnce(new Error('second'));
     const error = await summarize({ messages: conversation, summarizer }).catch((caught) => caught);
     expect(SummarizationError.isInstance(error)).toBe(true);
     expect(error.attempts).toBe(2);
@@ -56,7 +75,10 @@ describe('summarize', () => {
     const summarizer = vi.fn<Summarizer>().mockResolvedValue('   \n ');
     await expect(summarize({ messages: conversation, summarizer })).rejects.toThrow(/blank/);
     expect(summarizer).toHaveBeenCalledTimes(2);
-    const once = vi.fn<Summarizer>().mockResolvedValueOnce({ summary: '' }).mockResolvedValueOnce({ summary: 'ok src/server/routes.ts ABC-123 https://example.com/issues/123' });
+    const once = vi
+      .fn<Summarizer>()
+      .mockResolvedValueOnce({ summary: '' })
+      .mockResolvedValueOnce({ summary: 'ok src/server/routes.ts ABC-123 https://example.com/issues/123' });
     expect((await summarize({ messages: conversation, summarizer: once })).summary).toContain('ok');
   });
 
@@ -69,7 +91,10 @@ describe('summarize', () => {
     expect(summarizer).toHaveBeenCalledTimes(2);
     expect(result.summary).toContain('ABC-123');
 
-    const stubborn = vi.fn<Summarizer>().mockResolvedValueOnce('Mentions ABC-123.').mockResolvedValueOnce('Vague.');
+    const stubborn = vi
+      .fn<Summarizer>()
+      .mockResolvedValueOnce('Mentions ABC-123.')
+      .mockResolvedValueOnce('Vague.');
     const kept = await summarize({ messages: conversation, summarizer: stubborn });
     expect(stubborn).toHaveBeenCalledTimes(2);
     expect(kept.summary).toBe('Mentions ABC-123.');
@@ -133,6 +158,8 @@ describe('summarize', () => {
   it('stops when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(summarize({ messages: conversation, summarizer: () => 'x', abortSignal: controller.signal })).rejects.toThrow();
+    await expect(
+      summarize({ messages: conversation, summarizer: () => 'x', abortSignal: controller.signal }),
+    ).rejects.toThrow();
   });
 });

@@ -1,7 +1,7 @@
-import { createEstimator } from '../estimate/create-estimator';
-import type { Estimator } from '../estimate/estimator';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import { SummarizationError } from '../errors/summarization-error';
+import { defaultEstimator } from '../estimate/default-estimator';
+import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
 import { truncateText } from '../truncate/truncate-text';
 import { DEFAULT_SUMMARY_PROMPT, MEMORY_INSTRUCTIONS } from './default-summary-prompt';
@@ -67,8 +67,6 @@ const MIN_AUDITED_IDENTIFIERS = 3;
 const MIN_IDENTIFIER_COVERAGE = 0.5;
 const MEMORY_LINE = /^\s*MEMORY:\s*(.+)$/gm;
 
-let defaultEstimator: Estimator | undefined;
-
 /**
  * Summarizes a span of conversation with `summarizer`: renders a transcript, merges it into the
  * previous summary, splits spans too large for the summarizer's own budget into chunks, treats
@@ -86,14 +84,18 @@ export async function summarize({
   transcript: transcriptOptions,
   auditIdentifiers = true,
   onMemory,
-  estimator = (defaultEstimator ??= createEstimator()),
+  estimator = defaultEstimator(),
   abortSignal,
 }: SummarizeOptions): Promise<SummarizeResult> {
   if (typeof summarizer !== 'function') {
     throw new InvalidConfigError({ option: 'summarizer', value: summarizer, message: 'must be a function' });
   }
   if (!(maxInputTokens > 0)) {
-    throw new InvalidConfigError({ option: 'maxInputTokens', value: maxInputTokens, message: 'must be above 0' });
+    throw new InvalidConfigError({
+      option: 'maxInputTokens',
+      value: maxInputTokens,
+      message: 'must be above 0',
+    });
   }
   const system = onMemory ? summaryPrompt + MEMORY_INSTRUCTIONS : summaryPrompt;
   const rendered = messages
@@ -101,7 +103,9 @@ export async function summarize({
     .filter((entry) => entry.text !== '');
   const chunkBudget = Math.max(
     1_000,
-    maxInputTokens - estimator.countText(system) - Math.max(SUMMARY_RESERVE_TOKENS, estimateOf(previousSummary)),
+    maxInputTokens -
+      estimator.countText(system) -
+      Math.max(SUMMARY_RESERVE_TOKENS, estimateOf(previousSummary)),
   );
   const chunks = chunkTranscript(rendered, chunkBudget, estimator);
   const identifiers = auditIdentifiers ? userIdentifiers(messages) : [];
@@ -116,7 +120,14 @@ export async function summarize({
     const chunkMessages = chunk.map((entry) => entry.message);
     const outcome = await summarizeChunk({
       call: () =>
-        summarizer({ system, prompt, messages: chunkMessages, previousSummary: previous, transcript, abortSignal }),
+        summarizer({
+          system,
+          prompt,
+          messages: chunkMessages,
+          previousSummary: previous,
+          transcript,
+          abortSignal,
+        }),
       identifiers: identifiers.filter((identifier) => transcript.includes(identifier)),
       abortSignal,
     });

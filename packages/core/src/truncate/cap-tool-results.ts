@@ -1,0 +1,74 @@
+import type { Message, MessagePart } from '../message/message';
+import { isCharacterLimit } from './is-character-limit';
+import { limitToolResultText } from './limit-tool-result-text';
+import { replaceParts } from './replace-parts';
+import { toolResultTextLength } from './tool-result-text-length';
+import type { TruncateMode } from './truncate-text';
+import { TOOL_RESULT_MAX_CHARS, truncateToolResult } from './truncate-tool-result';
+import type { TruncationRecord } from './truncation-record';
+import type { TruncationResult } from './truncation-result';
+
+/** Options of {@link capToolResults}. */
+export interface CapToolResultsOptions {
+  /**
+   * The most text characters a tool result keeps, marker included. A non-negative integer or
+   * `Infinity`; anything else falls back to the default.
+   * @default TOOL_RESULT_MAX_CHARS (30,000)
+   */
+  maxChars?: number;
+  /**
+   * Per-tool limits by tool name, overriding `maxChars` (e.g. `{ read_file: 100_000 }`). An invalid
+   * value falls back to `maxChars`.
+   * @default {}
+   */
+  limits?: Readonly<Record<string, number>>;
+  /**
+   * `'head'` keeps the beginning of each result (the seed's storage format); `'head-tail'` keeps both ends.
+   * @default 'head'
+   */
+  mode?: TruncateMode;
+}
+
+/**
+ * The storage-time cap (seed FEAT-011) over a message list: applies {@link truncateToolResult} to the
+ * text of every tool result. String content is cut directly; several text parts in one result share
+ * the result's budget (short parts stay whole, the longest give up the most); images, files and
+ * opaque parts are left alone (see `replaceImages`). `isError` is never changed.
+ *
+ * Messages without an over-long result are returned as the same objects, and the input is never
+ * mutated. Never throws on well-typed input; invalid limits fall back to defaults.
+ */
+export function capToolResults(
+  messages: readonly Message[],
+  { maxChars = TOOL_RESULT_MAX_CHARS, limits = {}, mode = 'head' }: CapToolResultsOptions = {},
+): TruncationResult {
+  const defaultLimit = isCharacterLimit(maxChars) ? maxChars : TOOL_RESULT_MAX_CHARS;
+  const limitFor = (toolName: string): number => {
+    const limit = limits != null && Object.hasOwn(limits, toolName) ? limits[toolName] : undefined;
+    return isCharacterLimit(limit) ? limit : defaultLimit;
+  };
+  const truncate = (text: string, chars: number): string =>
+    truncateToolResult(text, { maxChars: chars, mode });
+
+  const records: TruncationRecord[] = [];
+  const output = messages.map((message, messageIndex) => {
+    if (message == null || !Array.isArray(message.content)) return message;
+    const replacements = new Map<number, MessagePart>();
+    message.content.forEach((part, partIndex) => {
+      if (part?.type !== 'tool-result') return;
+      const limited = limitToolResultText(part, limitFor(part.toolName), truncate);
+      if (limited === part) return;
+      replacements.set(partIndex, limited);
+      records.push({
+        kind: 'tool-result',
+        messageIndex,
+        toolName: part.toolName,
+        toolCallId: part.toolCallId,
+        charsBefore: toolResultTextLength(part),
+        charsAfter: toolResultTextLength(limited),
+      });
+    });
+    return replaceParts(message, replacements);
+  });
+  return { messages: output, records };
+}

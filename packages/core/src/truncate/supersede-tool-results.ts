@@ -1,0 +1,198 @@
+import { InvalidConfigError } from '../errors/invalid-config-error';
+import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '../message/message';
+import { canonicalJson } from './canonical-json';
+import { replaceParts } from './replace-parts';
+import type { TruncationRecord } from './truncation-record';
+import type { TruncationResult } from './truncation-result';
+
+/** Options of {@link supersedeToolResults}. */
+export interface SupersedeToolResultsOptions {
+  /**
+   * The target a tool call works on, e.g. `(call) => call.toolName === 'read_file' ? String(call.input.path) : undefined`.
+   * Two calls of the same tool with the same key are "the same target": the earlier result is
+   * superseded by the later one. Keys are only compared within one tool name. `undefined` means
+   * the call never supersedes and is never superseded.
+   * @default the canonical JSON of the input (sorted keys), so only identical calls supersede
+   */
+  targetKey?: (call: ToolCallPart) => string | undefined;
+  /**
+   * Results smaller than this are left alone: the note would save nothing. Counted as text
+   * characters plus the length of inline image/file data (base64 characters or bytes) plus the text
+   * of opaque parts.
+   * @default 200
+   */
+  minChars?: number;
+  /**
+   * Only results in messages with an index below this are replaced (the later results that make
+   * them redundant may be anywhere). The newest result of each group is never replaced.
+   * @default Infinity (every message)
+   */
+  before?: number;
+  /**
+   * Replace results superseded by a later successful call on the same target.
+   * @default true
+   */
+  supersede?: boolean;
+  /**
+   * Replace results whose text is identical to a later result of the same tool.
+   * @default true
+   */
+  dedupe?: boolean;
+}
+
+/** Tool results smaller than this (in characters) are not worth replacing with a note. */
+const DEFAULT_MIN_CHARS = 200;
+
+/**
+ * Structural reduction without a model (DESIGN §2.3). Walks the tool results and replaces the
+ * *content* of redundant ones with a one-line note:
+ *
+ * - **superseded**: a later call of the same tool on the same target (see `targetKey`) returned a
+ *   non-error result, so the earlier result is stale:
+ *   `[superseded: read_file was called again with the same arguments later; see the newer result]`;
+ *   a later error result does not supersede anything;
+ * - **duplicate**: a later result of the same tool has exactly the same text (results with images,
+ *   files or opaque parts are never considered duplicates):
+ *   `[duplicate: identical to a later read_file result]`.
+ *
+ * Never deletes messages and never separates a call from its result: the result part stays with
+ * its `toolCallId`, `toolName` and `isError`; string content becomes the note, part content becomes
+ * one text part with the note. Untouched messages (and parts) are returned as the same objects and
+ * the input is never mutated.
+ *
+ * @throws {InvalidConfigError} when `minChars` or `before` is not a number, or `targetKey` is not a function.
+ */
+export function supersedeToolResults(
+  messages: readonly Message[],
+  {
+    targetKey,
+    minChars = DEFAULT_MIN_CHARS,
+    before = Number.POSITIVE_INFINITY,
+    supersede = true,
+    dedupe = true,
+  }: SupersedeToolResultsOptions = {},
+): TruncationResult {
+  if (typeof minChars !== 'number' || Number.isNaN(minChars)) {
+    throw new InvalidConfigError({ option: 'minChars', value: minChars, message: 'expected a number' });
+  }
+  if (typeof before !== 'number' || Number.isNaN(before)) {
+    throw new InvalidConfigError({ option: 'before', value: before, message: 'expected a message index' });
+  }
+  if (targetKey !== undefined && typeof targetKey !== 'function') {
+    throw new InvalidConfigError({ option: 'targetKey', value: targetKey, message: 'expected a function' });
+  }
+  const keyOf = targetKey ?? ((call: ToolCallPart) => canonicalJson(call.input));
+  const sameTarget = targetKey === undefined ? 'with the same arguments' : 'on the same target';
+
+  const calls = new Map<string, ToolCallPart>();
+  const results: { messageIndex: number; partIndex: number; result: ToolResultPart }[] = [];
+  messages.forEach((message, messageIndex) => {
+    if (message == null || !Array.isArray(message.content)) return;
+    message.content.forEach((part, partIndex) => {
+      if (part?.type === 'tool-call') calls.set(part.toolCallId, part);
+      else if (part?.type === 'tool-result') results.push({ messageIndex, partIndex, result: part });
+    });
+  });
+
+  const laterTargets = new Set<string>();
+  const laterTexts = new Map<string, Set<string>>();
+  const replacements = new Map<number, Map<number, MessagePart>>();
+  const records: TruncationRecord[] = [];
+  for (let rank = results.length - 1; rank >= 0; rank--) {
+    const { messageIndex, partIndex, result } = results[rank]!;
+    const call = supersede ? calls.get(result.toolCallId) : undefined;
+    const target = call === undefined ? undefined : targetOf(result.toolName, call, keyOf);
+    const text = dedupe ? dedupeText(result) : undefined;
+
+    if (messageIndex < before) {
+      const chars = contentChars(result);
+      let note: string | undefined;
+      let kind: 'superseded' | 'duplicate' | undefined;
+      if (chars >= minChars && target !== undefined && laterTargets.has(target)) {
+        kind = 'superseded';
+        note = `[superseded: ${result.toolName} was called again ${sameTarget} later; see the newer result]`;
+      } else if (chars >= minChars && text !== undefined && laterTexts.get(result.toolName)?.has(text)) {
+        kind = 'duplicate';
+        note = `[duplicate: identical to a later ${result.toolName} result]`;
+      }
+      if (kind !== undefined && note !== undefined) {
+        const replaced: ToolResultPart = {
+          ...result,
+          content: typeof result.content === 'string' ? note : [{ type: 'text', text: note }],
+        };
+        let messageReplacements = replacements.get(messageIndex);
+        if (messageReplacements === undefined) {
+          messageReplacements = new Map();
+          replacements.set(messageIndex, messageReplacements);
+        }
+        messageReplacements.set(partIndex, replaced);
+        records.push({
+          kind,
+          messageIndex,
+          toolName: result.toolName,
+          toolCallId: result.toolCallId,
+          charsBefore: chars,
+          charsAfter: note.length,
+        });
+      }
+    }
+
+    if (target !== undefined && result.isError !== true) laterTargets.add(target);
+    if (text !== undefined) {
+      let texts = laterTexts.get(result.toolName);
+      if (texts === undefined) {
+        texts = new Set();
+        laterTexts.set(result.toolName, texts);
+      }
+      texts.add(text);
+    }
+  }
+
+  const output = messages.map((message, messageIndex) => {
+    const messageReplacements = replacements.get(messageIndex);
+    return messageReplacements === undefined ? message : replaceParts(message, messageReplacements);
+  });
+  return { messages: output, records: records.reverse() };
+}
+
+/** The tool name and the call's target key, or `undefined` when the call has no key (or the key function threw). */
+function targetOf(
+  toolName: string,
+  call: ToolCallPart,
+  keyOf: (call: ToolCallPart) => string | undefined,
+): string | undefined {
+  try {
+    const key = keyOf(call);
+    return typeof key === 'string' ? `${toolName}\u0000${key}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text compared for duplicates: the whole content when it is text only, else `undefined`. */
+function dedupeText(result: ToolResultPart): string | undefined {
+  if (typeof result.content === 'string') return result.content.length > 0 ? result.content : undefined;
+  if (!Array.isArray(result.content) || result.content.length === 0) return undefined;
+  const texts: string[] = [];
+  for (const part of result.content) {
+    if (part?.type !== 'text' || typeof part.text !== 'string') return undefined;
+    texts.push(part.text);
+  }
+  return texts.join('\u0000');
+}
+
+/** Text characters + inline data length + opaque text: what replacing the content saves. */
+function contentChars(result: ToolResultPart): number {
+  if (typeof result.content === 'string') return result.content.length;
+  if (!Array.isArray(result.content)) return 0;
+  let chars = 0;
+  for (const part of result.content) {
+    if (part?.type === 'text') chars += typeof part.text === 'string' ? part.text.length : 0;
+    else if (part?.type === 'image' || part?.type === 'file') {
+      if (typeof part.data === 'string') chars += part.data.length;
+      else if (part.data != null) chars += part.data.byteLength;
+      else if (typeof part.url === 'string') chars += part.url.length;
+    } else if (part?.type === 'opaque' && typeof part.text === 'string') chars += part.text.length;
+  }
+  return chars;
+}

@@ -1,0 +1,202 @@
+import { InvalidConfigError } from '../errors/invalid-config-error';
+
+/**
+ * How `truncateText` shortens a text:
+ * - `'head'` keeps the beginning and appends
+ *   `\n\n[... content truncated, showing first {kept} characters of {total} total ...]`
+ *   (seed FEAT-011, the storage-time format);
+ * - `'head-tail'` keeps the beginning and the end with
+ *   `\n\n... [truncated: {removed} chars removed] ...\n\n` between them (seed Strands #1545).
+ */
+export type TruncateMode = 'head' | 'head-tail';
+
+/** Options of {@link truncateText}. */
+export interface TruncateTextOptions {
+  /**
+   * The longest output allowed, in UTF-16 code units (what `string.length` counts), marker included.
+   * An integer; `Infinity` means no limit; `0` or less (or `-Infinity`) gives `''`.
+   */
+  maxChars: number;
+  /**
+   * Which part of the text to keep.
+   * @default 'head-tail'
+   */
+  mode?: TruncateMode;
+  /**
+   * In `'head-tail'` mode, the share (0 to 1) of the kept characters that goes to the head; the tail
+   * gets the rest.
+   * @default 0.5
+   */
+  headRatio?: number;
+  /**
+   * How far (in characters) to look for a line break near a cut point, so that the head ends and
+   * the tail starts on a line boundary. Never more than a fifth of the kept part is given up for
+   * this, and the search is bounded, so a 10 MB single-line text costs nothing extra. `0` turns it off.
+   * @default 200
+   */
+  lineWindow?: number;
+}
+
+const LINE_FEED = 10;
+const CARRIAGE_RETURN = 13;
+
+/**
+ * Shortens `text` to at most `maxChars` UTF-16 code units, marker included, with an exact marker
+ * saying what was removed (see {@link TruncateMode}).
+ *
+ * - A text no longer than `maxChars` is returned unchanged (the same string).
+ * - Never splits a surrogate pair: the output has no lone surrogate the input did not have.
+ * - Prefers to cut at a line break within `lineWindow` characters of the cut point.
+ * - When not even the marker fits in `maxChars` (tiny limits), the result is a plain prefix of the
+ *   text, cut without a marker.
+ * - Costs O(kept characters): the part that is dropped is never scanned.
+ *
+ * @throws {InvalidConfigError} when `maxChars` is NaN or a non-integer finite number, `mode` is unknown,
+ * `headRatio` is outside 0..1 or `lineWindow` is not a non-negative integer.
+ * @throws {TypeError} when `text` is not a string.
+ */
+export function truncateText(
+  text: string,
+  { maxChars, mode = 'head-tail', headRatio = 0.5, lineWindow = 200 }: TruncateTextOptions,
+): string {
+  if (typeof text !== 'string') {
+    throw new TypeError(`truncateText expects a string, got ${text === null ? 'null' : typeof text}`);
+  }
+  if (
+    typeof maxChars !== 'number' ||
+    Number.isNaN(maxChars) ||
+    !(Number.isInteger(maxChars) || !Number.isFinite(maxChars))
+  ) {
+    throw new InvalidConfigError({
+      option: 'maxChars',
+      value: maxChars,
+      message: 'expected an integer number of characters (or Infinity for no limit)',
+    });
+  }
+  if (mode !== 'head' && mode !== 'head-tail') {
+    throw new InvalidConfigError({ option: 'mode', value: mode, message: "expected 'head' or 'head-tail'" });
+  }
+  if (typeof headRatio !== 'number' || !(headRatio >= 0 && headRatio <= 1)) {
+    throw new InvalidConfigError({
+      option: 'headRatio',
+      value: headRatio,
+      message: 'expected a number from 0 to 1',
+    });
+  }
+  if (typeof lineWindow !== 'number' || !Number.isInteger(lineWindow) || lineWindow < 0) {
+    throw new InvalidConfigError({
+      option: 'lineWindow',
+      value: lineWindow,
+      message: 'expected a non-negative integer',
+    });
+  }
+
+  if (maxChars <= 0) return '';
+  const total = text.length;
+  if (total <= maxChars) return text;
+
+  // The marker's length depends on the numbers it shows, which depend on the cut. A first, safe
+  // budget assumes the longest numbers possible; a second one, the numbers of the first; the
+  // second is used when the result fits (nearly always), so the output uses all of `maxChars`.
+  if (mode === 'head') {
+    const safeBudget = maxChars - headMarker(maxChars, total).length;
+    if (safeBudget < 1) return text.slice(0, safeEnd(text, maxChars));
+    let end = headEnd(text, maxChars - headMarker(safeBudget, total).length, lineWindow);
+    if (end + headMarker(end, total).length > maxChars) end = headEnd(text, safeBudget, lineWindow);
+    return text.slice(0, end) + headMarker(end, total);
+  }
+
+  const safeAvailable = maxChars - headTailMarker(total).length;
+  if (safeAvailable < 1) return text.slice(0, safeEnd(text, maxChars));
+  let cut = headTailCut(text, maxChars - headTailMarker(total - safeAvailable).length, headRatio, lineWindow);
+  if (cut.end + (total - cut.start) + headTailMarker(cut.start - cut.end).length > maxChars) {
+    cut = headTailCut(text, safeAvailable, headRatio, lineWindow);
+  }
+  return text.slice(0, cut.end) + headTailMarker(cut.start - cut.end) + text.slice(cut.start);
+}
+
+/** Where the head ends and the tail starts when `available` characters are kept in all. */
+function headTailCut(
+  text: string,
+  available: number,
+  headRatio: number,
+  lineWindow: number,
+): { end: number; start: number } {
+  const headBudget = Math.floor(available * headRatio);
+  const tailBudget = available - headBudget;
+  return {
+    end: headBudget > 0 ? headEnd(text, headBudget, lineWindow) : 0,
+    start: tailBudget > 0 ? tailStart(text, tailBudget, lineWindow) : text.length,
+  };
+}
+
+/** The marker of head mode (seed FEAT-011, exact). */
+function headMarker(kept: number, total: number): string {
+  return `\n\n[... content truncated, showing first ${kept} characters of ${total} total ...]`;
+}
+
+/** The marker of head+tail mode (seed Strands #1545, exact). */
+function headTailMarker(removed: number): string {
+  return `\n\n... [truncated: ${removed} chars removed] ...\n\n`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/** `end`, moved back by one when it would split a surrogate pair. */
+function safeEnd(text: string, end: number): number {
+  return end > 0 &&
+    end < text.length &&
+    isHighSurrogate(text.charCodeAt(end - 1)) &&
+    isLowSurrogate(text.charCodeAt(end))
+    ? end - 1
+    : end;
+}
+
+/** `start`, moved forward by one when it would split a surrogate pair. */
+function safeStart(text: string, start: number): number {
+  return start > 0 &&
+    start < text.length &&
+    isLowSurrogate(text.charCodeAt(start)) &&
+    isHighSurrogate(text.charCodeAt(start - 1))
+    ? start + 1
+    : start;
+}
+
+/**
+ * Where a head of at most `budget` characters ends (exclusive): just before a line break within the
+ * window before `budget` when there is one (also before the `\r` of a `\r\n`), else at `budget`,
+ * moved back so as not to split a surrogate pair. Requires `budget < text.length`.
+ */
+function headEnd(text: string, budget: number, lineWindow: number): number {
+  const lowest = budget - Math.min(lineWindow, Math.floor(budget / 5));
+  if (lineWindow > 0) {
+    for (let index = budget; index >= lowest && index > 0; index--) {
+      if (text.charCodeAt(index) === LINE_FEED) {
+        return text.charCodeAt(index - 1) === CARRIAGE_RETURN ? index - 1 : index;
+      }
+    }
+  }
+  return safeEnd(text, budget);
+}
+
+/**
+ * Where a tail of at most `budget` characters starts: just after a line break within the window after
+ * the natural start when there is one, else at the natural start, moved forward so as not to split a
+ * surrogate pair. Requires `budget < text.length`.
+ */
+function tailStart(text: string, budget: number, lineWindow: number): number {
+  const start = text.length - budget;
+  if (lineWindow > 0) {
+    const highest = start - 1 + Math.min(lineWindow, Math.floor(budget / 5));
+    for (let index = start - 1; index <= highest && index < text.length - 1; index++) {
+      if (text.charCodeAt(index) === LINE_FEED) return index + 1;
+    }
+  }
+  return safeStart(text, start);
+}
