@@ -37,8 +37,8 @@ describe('getContextWindow', () => {
   it('lets overrides win, exact ids and prefixes alike', () => {
     expect(getContextWindow('gpt-4o', { overrides: { 'gpt-4o': 64_000 } })).toBe(64_000);
     expect(getContextWindow('acme-large-2', { overrides: { 'acme-large': 32_000 } })).toBe(32_000);
-    expect(getContextWindow('claude-sonnet-4-20250514', { overrides: { 'claude-sonnet-4-20250514': 1_000_000 } })).toBe(
-      1_000_000,
-    );
+    expect(
+      getContextWindow('claude-sonnet-4-20250514', { overrides: { 'claude-sonnet-4-20250514': 1_000_000 } }),
+    ).toBe(1_000_000);
   });
 });

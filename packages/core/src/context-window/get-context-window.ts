@@ -46,7 +46,7 @@ export const CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
   'llama-3.1': 128_000,
   'llama-3.3': 128_000,
   'llama-4': 1_000_000,
-  'qwen3': 131_072,
+  qwen3: 131_072,
   'kimi-k2': 131_072,
 };
 
@@ -86,8 +86,13 @@ function longestPrefix(id: string, table: Readonly<Record<string, number>>): num
   let best: string | undefined;
   for (const key of Object.keys(table)) {
     const prefix = key.toLowerCase();
-    if ((id === prefix || id.startsWith(`${prefix}-`) || id.startsWith(`${prefix}.`) || id.startsWith(`${prefix}:`)) &&
-      (best === undefined || prefix.length > best.length)) {
+    if (
+      (id === prefix ||
+        id.startsWith(`${prefix}-`) ||
+        id.startsWith(`${prefix}.`) ||
+        id.startsWith(`${prefix}:`)) &&
+      (best === undefined || prefix.length > best.length)
+    ) {
       best = key;
     }
   }
