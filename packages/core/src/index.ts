@@ -1,8 +1,5 @@
 // The public surface of @spillway/core. Adding a line here is an API decision.
 
-export type { CompactionEvent, CompactionEventHandler, CompactionReason } from './compact/compaction-event';
-export type { SummaryPlacement } from './compact/compaction-layout';
-export type { CompactionOptions, CompactionThresholds } from './compact/compaction-options';
 export {
   type CompactionAction,
   type CompactMessagesOptions,
@@ -10,6 +7,10 @@ export {
   type CompactRequestOptions,
   compactMessages,
 } from './compact/compact-messages';
+export type { CompactionEvent, CompactionEventHandler, CompactionReason } from './compact/compaction-event';
+export type { SummaryPlacement } from './compact/compaction-layout';
+export type { CompactionOptions, CompactionThresholds } from './compact/compaction-options';
+export { deriveConversationId } from './compact/conversation-id';
 export {
   type AfterResponseOptions,
   type CompactOptions,
@@ -19,16 +20,30 @@ export {
   type PrepareOptions,
   type PrepareResult,
 } from './compact/create-compactor';
-export { deriveConversationId } from './compact/conversation-id';
 export { hashMessages } from './compact/hash-messages';
-export { BACKGROUND_THRESHOLD_RATIO, COMPACT_THRESHOLD_RATIO, EMERGENCY_THRESHOLD_RATIO } from './compact/thresholds';
-export { CONTEXT_WINDOWS, type GetContextWindowOptions, getContextWindow } from './context-window/get-context-window';
+export {
+  BACKGROUND_THRESHOLD_RATIO,
+  COMPACT_THRESHOLD_RATIO,
+  EMERGENCY_THRESHOLD_RATIO,
+} from './compact/thresholds';
+export {
+  CONTEXT_WINDOWS,
+  type GetContextWindowOptions,
+  getContextWindow,
+} from './context-window/get-context-window';
 export { ContextOverflowError } from './errors/context-overflow-error';
 export { InvalidConfigError } from './errors/invalid-config-error';
 export { isContextOverflowError } from './errors/is-context-overflow-error';
 export { SpillwayError } from './errors/spillway-error';
 export { SummarizationError } from './errors/summarization-error';
+export { CHARS_PER_TOKEN_ESTIMATE } from './estimate/chars-per-token';
+export { createEstimator, type EstimatorOptions } from './estimate/create-estimator';
+export { estimateTextTokens } from './estimate/estimate-text-tokens';
+export { estimateTokens } from './estimate/estimate-tokens';
 export type { Estimator } from './estimate/estimator';
+export { type FileTokensOptions, fileTokens } from './estimate/file-tokens';
+export { type ImageDimensions, imageDimensions } from './estimate/image-dimensions';
+export { type ImageProvider, type ImageTokensOptions, imageTokens } from './estimate/image-tokens';
 export type {
   FilePart,
   ImagePart,
@@ -53,12 +68,12 @@ export type { CompactionState } from './store/compaction-state';
 export type { CompactionStore } from './store/compaction-store';
 export { MemoryCompactionStore, type MemoryCompactionStoreOptions } from './store/memory-compaction-store';
 export { DEFAULT_SUMMARY_PROMPT } from './summarize/default-summary-prompt';
+export { extractIdentifiers } from './summarize/extract-identifiers';
 export {
   createExtractiveSummarizer,
   type ExtractiveSummarizerOptions,
   extractiveSummarizer,
 } from './summarize/extractive-summarizer';
-export { extractIdentifiers } from './summarize/extract-identifiers';
 export { type RenderTranscriptOptions, renderTranscript } from './summarize/render-transcript';
 export { type SummarizeOptions, type SummarizeResult, summarize } from './summarize/summarize';
 export type { Summarizer, SummarizerInput, SummarizerOutput } from './summarize/summarizer';

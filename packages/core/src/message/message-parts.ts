@@ -1,4 +1,11 @@
-import type { Message, MessagePart, TextPart, ToolCallPart, ToolResultContentPart, ToolResultPart } from './message';
+import type {
+  Message,
+  MessagePart,
+  TextPart,
+  ToolCallPart,
+  ToolResultContentPart,
+  ToolResultPart,
+} from './message';
 
 /** The parts of a message, reading string content as one text part. */
 export function messageParts(message: Message): readonly MessagePart[] {

@@ -86,7 +86,14 @@ export interface OpaquePart {
 }
 
 /** Any part of a message. */
-export type MessagePart = TextPart | ImagePart | FilePart | ReasoningPart | ToolCallPart | ToolResultPart | OpaquePart;
+export type MessagePart =
+  | TextPart
+  | ImagePart
+  | FilePart
+  | ReasoningPart
+  | ToolCallPart
+  | ToolResultPart
+  | OpaquePart;
 
 /** One message of a conversation. */
 export interface Message {

@@ -1,8 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  conversationArbitrary,
+  deepFreeze,
+  expectMessageInvariants,
+  hasLoneSurrogate,
+} from '../../test/truncate-helpers';
 import type { Message, TextPart, ToolResultPart } from '../message/message';
 import { capToolResults } from './cap-tool-results';
-import { conversationArbitrary, deepFreeze, expectMessageInvariants, hasLoneSurrogate } from '../../test/truncate-helpers';
 import { toolResultTextLength } from './tool-result-text-length';
 
 const MARKER = /\n\n\[\.\.\. content truncated, showing first \d+ characters of \d+ total \.\.\.\]$/;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { imagePlaceholder } from './image-placeholder';
 import { jpegHeader, pngHeader, toBase64, withLength } from '../../test/truncate-helpers';
+import { imagePlaceholder } from './image-placeholder';
 
 /** Bytes of a real GIF header (logical screen size, little-endian). */
 function gifHeader(width: number, height: number): Uint8Array {

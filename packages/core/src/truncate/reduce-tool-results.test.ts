@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError } from '../errors/invalid-config-error';
-import { createEstimator } from '../estimate/create-estimator';
-import type { Message, ToolResultPart } from '../message/message';
-import { reduceToolResults } from './reduce-tool-results';
 import {
   conversationArbitrary,
   createTestEstimator,
   deepFreeze,
   expectMessageInvariants,
 } from '../../test/truncate-helpers';
+import { InvalidConfigError } from '../errors/invalid-config-error';
+import { createEstimator } from '../estimate/create-estimator';
+import type { Message, ToolResultPart } from '../message/message';
+import { reduceToolResults } from './reduce-tool-results';
 import { toolResultTextLength } from './tool-result-text-length';
 
 const MARKER = /\n\n\.\.\. \[truncated: \d+ chars removed\] \.\.\.\n\n/;

@@ -1,8 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError } from '../errors/invalid-config-error';
-import type { ImagePart, Message, TextPart, ToolResultPart } from '../message/message';
-import { replaceImages } from './replace-images';
 import {
   conversationArbitrary,
   deepFreeze,
@@ -11,6 +8,9 @@ import {
   toBase64,
   withLength,
 } from '../../test/truncate-helpers';
+import { InvalidConfigError } from '../errors/invalid-config-error';
+import type { ImagePart, Message, TextPart, ToolResultPart } from '../message/message';
+import { replaceImages } from './replace-images';
 
 const screenshot: ImagePart = {
   type: 'image',

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { conversationArbitrary, deepFreeze, expectMessageInvariants } from '../../test/truncate-helpers';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message, ToolResultContentPart, ToolResultPart } from '../message/message';
 import { supersedeToolResults } from './supersede-tool-results';
-import { conversationArbitrary, deepFreeze, expectMessageInvariants } from '../../test/truncate-helpers';
 
 interface Step {
   id: string;

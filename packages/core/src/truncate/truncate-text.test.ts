@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError } from '../errors/invalid-config-error';
 import { hasLoneSurrogate } from '../../test/truncate-helpers';
+import { InvalidConfigError } from '../errors/invalid-config-error';
 import { type TruncateTextOptions, truncateText } from './truncate-text';
 
 const headMarker = (kept: number, total: number) =>

@@ -1,0 +1,71 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Small measuring and printing helpers shared by the benchmarks: medians, timed rounds and
+ * plain-text tables.
+ */
+
+/** The median of a non-empty list of numbers. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((first, second) => first - second);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Options of `timeRounds`. */
+export interface TimeRoundsOptions {
+  /** Timed rounds; the result is their median. @default 5 */
+  rounds?: number;
+  /** Each round repeats `work` until at least this many milliseconds have passed. @default 300 */
+  minimumMilliseconds?: number;
+  /** Untimed calls of `work` before the first round (JIT warm-up). @default 2 */
+  warmUpCalls?: number;
+}
+
+/**
+ * Median time of one call of `work`, in milliseconds: every round calls it repeatedly for at least
+ * `minimumMilliseconds` and divides the elapsed time by the number of calls.
+ */
+export function timeRounds(
+  work: () => void,
+  { rounds = 5, minimumMilliseconds = 300, warmUpCalls = 2 }: TimeRoundsOptions = {},
+): number {
+  for (let call = 0; call < warmUpCalls; call++) work();
+  const perCall: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    let calls = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    do {
+      work();
+      calls++;
+      elapsed = performance.now() - start;
+    } while (elapsed < minimumMilliseconds);
+    perCall.push(elapsed / calls);
+  }
+  return median(perCall);
+}
+
+/** Prints rows as a table with aligned columns; the first row is the header. */
+export function printTable(rows: readonly (readonly string[])[]): void {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
+  console.log(line(rows[0]!));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of rows.slice(1)) console.log(line(row));
+}
+
+/** `PASS` or `MISS`. */
+export function verdict(passed: boolean): string {
+  return passed ? 'PASS' : 'MISS';
+}
+
+/** Whether the module at `url` is the script Node was started with. */
+export function isMainModule(url: string): boolean {
+  const entry = process.argv[1];
+  return entry !== undefined && url === pathToFileURL(resolve(entry)).href;
+}

@@ -1,0 +1,293 @@
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { InvalidConfigError } from '../errors/invalid-config-error';
+import type { Message } from '../message/message';
+import { createEstimator, type EstimatorOptions } from './create-estimator';
+import { estimateTextTokens } from './estimate-text-tokens';
+import { pngBytes } from './image-headers.fixture';
+
+/** A tokenizer that counts characters, so expected counts are easy to state. */
+const countCharacters = (text: string): number => text.length;
+
+function conversation(length: number): Message[] {
+  return Array.from({ length }, (_, index) =>
+    index % 2 === 0
+      ? { role: 'user', content: `Question number ${index}: what changed in release ${index}.0?` }
+      : {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: `Let me look that up for release ${index}.` },
+            {
+              type: 'tool-call',
+              toolCallId: `call_${index}`,
+              toolName: 'search',
+              input: { query: `v${index}` },
+            },
+          ],
+        },
+  );
+}
+
+describe('createEstimator: counting', () => {
+  it('counts text with the built-in heuristic by default', () => {
+    const estimator = createEstimator();
+    const text = 'Spillway keeps long conversations inside the context window.';
+    expect(estimator.countText(text)).toBe(estimateTextTokens(text));
+    expect(estimator.countText('')).toBe(0);
+  });
+
+  it('uses a pluggable tokenizer for every piece of text', () => {
+    const tokenizer = vi.fn(countCharacters);
+    const estimator = createEstimator({ tokenizer });
+    expect(estimator.countText('hello')).toBe(5);
+    expect(tokenizer).toHaveBeenCalledWith('hello');
+    expect(estimator.countPart({ type: 'reasoning', text: 'think' })).toBe(5);
+    // Tool call: name + id + JSON of the input + 6 of framing.
+    expect(
+      estimator.countPart({ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: '/a' } }),
+    ).toBe(4 + 2 + JSON.stringify({ path: '/a' }).length + 6);
+    // A string input is counted as is, not re-quoted.
+    expect(
+      estimator.countPart({ type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: '{"a":1}' }),
+    ).toBe(4 + 2 + 7 + 6);
+  });
+
+  it('falls back to the heuristic when the tokenizer throws or returns nonsense', () => {
+    const text = 'fallback text';
+    expect(createEstimator({ tokenizer: () => Number.NaN }).countText(text)).toBe(estimateTextTokens(text));
+    expect(createEstimator({ tokenizer: () => -3 }).countText(text)).toBe(estimateTextTokens(text));
+    const throwing = createEstimator({
+      tokenizer: () => {
+        throw new Error('tokenizer not loaded');
+      },
+    });
+    expect(throwing.countText(text)).toBe(estimateTextTokens(text));
+  });
+
+  it('adds the per-message overhead and counts string and part content', () => {
+    const estimator = createEstimator({ tokenizer: countCharacters, messageOverheadTokens: 3 });
+    expect(estimator.countMessage({ role: 'user', content: 'hello' })).toBe(3 + 5);
+    expect(
+      estimator.countMessage({
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'ab' },
+          { type: 'reasoning', text: 'cde' },
+        ],
+      }),
+    ).toBe(3 + 2 + 3);
+    expect(createEstimator().countMessage({ role: 'user', content: '' })).toBe(4);
+  });
+
+  it('counts tool results by their text, images and files', () => {
+    const estimator = createEstimator({ tokenizer: countCharacters });
+    expect(
+      estimator.countPart({ type: 'tool-result', toolCallId: 'c1', toolName: 'ls', content: 'a.txt' }),
+    ).toBe(4 + 2 + 5);
+    const withImage = estimator.countPart({
+      type: 'tool-result',
+      toolCallId: 'c1',
+      toolName: 'screenshot',
+      content: [
+        { type: 'text', text: 'done' },
+        { type: 'image', data: pngBytes(1000, 1000), mediaType: 'image/png' },
+      ],
+    });
+    expect(withImage).toBe(4 + 2 + 4 + 1334);
+    const openai = createEstimator({ tokenizer: countCharacters, imageProvider: 'openai' });
+    expect(openai.countPart({ type: 'image', width: 1024, height: 1024 })).toBe(765);
+  });
+
+  it('counts opaque parts by their text, else by the JSON size of their value', () => {
+    const estimator = createEstimator({ tokenizer: countCharacters });
+    expect(estimator.countPart({ type: 'opaque', value: { huge: 'x'.repeat(1000) }, text: 'summary' })).toBe(
+      7,
+    );
+    const value = { kind: 'provider-item', id: 'rs_1', items: [1, 2, 3] };
+    expect(estimator.countPart({ type: 'opaque', value })).toBe(JSON.stringify(value).length);
+    expect(estimator.countPart({ type: 'opaque', value: undefined })).toBe(0);
+  });
+
+  it('counts binary opaque values by byte length without stringifying them', () => {
+    const tokenizer = vi.fn(countCharacters);
+    const estimator = createEstimator({ tokenizer });
+    const bytes = new Uint8Array(1_000_000);
+    const toJSON = vi.fn(() => Array.from(bytes));
+    Object.defineProperty(bytes, 'toJSON', { value: toJSON });
+    const count = estimator.countPart({
+      type: 'opaque',
+      value: { type: 'audio', data: bytes, buffer: new ArrayBuffer(500) },
+    });
+    expect(toJSON).not.toHaveBeenCalled();
+    const text = tokenizer.mock.calls[0]![0];
+    expect(text.length).toBeLessThan(100);
+    expect(count).toBe(text.length + Math.ceil(1_000_500 / 500));
+  });
+
+  it('never throws on malformed parts and messages', () => {
+    const estimator = createEstimator();
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    expect(estimator.countPart({ type: 'opaque', value: cyclic })).toBeGreaterThan(0);
+    expect(
+      estimator.countPart({ type: 'tool-call', toolCallId: 'x', toolName: 'big', input: 10n }),
+    ).toBeGreaterThan(6);
+    expect(estimator.countPart({ type: 'mystery', payload: 'abc' } as never)).toBeGreaterThan(0);
+    expect(estimator.countMessage({ role: 'user', content: undefined } as never)).toBe(4);
+    expect(estimator.countMessage(null as never)).toBe(0);
+  });
+});
+
+describe('createEstimator: memoisation', () => {
+  it('counts a message object once', () => {
+    const tokenizer = vi.fn(countCharacters);
+    const estimator = createEstimator({ tokenizer });
+    const message: Message = { role: 'user', content: 'count me once' };
+    expect(estimator.countMessage(message)).toBe(4 + 13);
+    expect(estimator.countMessage(message)).toBe(4 + 13);
+    expect(tokenizer).toHaveBeenCalledTimes(1);
+  });
+
+  it('recounts a changed copy, and only new messages when a conversation grows', () => {
+    const tokenizer = vi.fn(countCharacters);
+    const estimator = createEstimator({ tokenizer });
+    const messages = conversation(500);
+    const before = estimator.countMessages(messages);
+    const callsAfterFirstCount = tokenizer.mock.calls.length;
+    expect(estimator.countMessages(messages)).toBe(before);
+    expect(tokenizer).toHaveBeenCalledTimes(callsAfterFirstCount);
+
+    const added: Message = { role: 'user', content: 'one more' };
+    expect(estimator.countMessages([...messages, added])).toBe(before + 4 + 8);
+    expect(tokenizer).toHaveBeenCalledTimes(callsAfterFirstCount + 1);
+
+    const edited: Message = { ...messages[0]!, content: 'a different question' };
+    expect(estimator.countMessage(edited)).toBe(4 + 20);
+    expect(tokenizer).toHaveBeenCalledTimes(callsAfterFirstCount + 2);
+  });
+
+  it('keeps raw counts in the memo, unaffected by calibration', () => {
+    const estimator = createEstimator({ tokenizer: countCharacters });
+    const message: Message = { role: 'user', content: 'x'.repeat(96) };
+    expect(estimator.countMessage(message)).toBe(100);
+    estimator.calibrate({ estimatedTokens: 100, actualTokens: 150 });
+    expect(estimator.countMessage(message)).toBe(100);
+    expect(estimator.calibrated(estimator.countMessage(message))).toBe(150);
+  });
+
+  it('countMessages is the sum of countMessage, in any order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 80 }), { maxLength: 30 }), (texts) => {
+        const estimator = createEstimator();
+        const messages: Message[] = texts.map((text) => ({ role: 'user', content: text }));
+        const sum = messages.reduce((total, message) => total + estimator.countMessage(message), 0);
+        return (
+          estimator.countMessages(messages) === sum &&
+          estimator.countMessages([...messages].reverse()) === sum
+        );
+      }),
+    );
+  });
+});
+
+describe('createEstimator: calibration', () => {
+  it('starts at factor 1 and learns the first observation as is', () => {
+    const estimator = createEstimator();
+    expect(estimator.calibrationFactor('gpt-5')).toBe(1);
+    expect(estimator.calibrated(1000, 'gpt-5')).toBe(1000);
+    estimator.calibrate({ model: 'gpt-5', estimatedTokens: 1000, actualTokens: 1200 });
+    expect(estimator.calibrationFactor('gpt-5')).toBeCloseTo(1.2);
+    expect(estimator.calibrated(1000, 'gpt-5')).toBe(1200);
+    // Other models, and the model-less key, are unaffected.
+    expect(estimator.calibrationFactor('claude-sonnet-4-5')).toBe(1);
+    expect(estimator.calibrationFactor()).toBe(1);
+  });
+
+  it('converges to a steady ratio with exponential smoothing', () => {
+    const estimator = createEstimator({ calibrationSmoothing: 0.3 });
+    estimator.calibrate({ estimatedTokens: 1000, actualTokens: 1000 });
+    estimator.calibrate({ estimatedTokens: 1000, actualTokens: 2000 });
+    expect(estimator.calibrationFactor()).toBeCloseTo(1 + 0.3 * (2 - 1));
+    for (let index = 0; index < 40; index++)
+      estimator.calibrate({ estimatedTokens: 800, actualTokens: 1040 });
+    expect(estimator.calibrationFactor()).toBeCloseTo(1.3, 3);
+    expect(estimator.calibrated(10_000)).toBe(13_000);
+  });
+
+  it('stays within its bounds', () => {
+    const estimator = createEstimator({ minimumCalibrationFactor: 0.8, maximumCalibrationFactor: 1.5 });
+    estimator.calibrate({ model: 'm', estimatedTokens: 100, actualTokens: 10_000 });
+    expect(estimator.calibrationFactor('m')).toBe(1.5);
+    for (let index = 0; index < 60; index++) {
+      estimator.calibrate({ model: 'm', estimatedTokens: 1000, actualTokens: 1 });
+      expect(estimator.calibrationFactor('m')).toBeGreaterThanOrEqual(0.8);
+    }
+    expect(estimator.calibrationFactor('m')).toBeCloseTo(0.8, 6);
+    const defaults = createEstimator();
+    defaults.calibrate({ estimatedTokens: 1, actualTokens: 1000 });
+    expect(defaults.calibrationFactor()).toBe(4);
+    defaults.calibrate({ model: 'x', estimatedTokens: 1000, actualTokens: 1 });
+    expect(defaults.calibrationFactor('x')).toBe(0.5);
+  });
+
+  it('ignores bad observations', () => {
+    const estimator = createEstimator();
+    estimator.calibrate({ estimatedTokens: 1000, actualTokens: 1100 });
+    const bad = [
+      { estimatedTokens: 0, actualTokens: 100 },
+      { estimatedTokens: -5, actualTokens: 100 },
+      { estimatedTokens: 100, actualTokens: 0 },
+      { estimatedTokens: 100, actualTokens: -1 },
+      { estimatedTokens: Number.NaN, actualTokens: 100 },
+      { estimatedTokens: 100, actualTokens: Number.POSITIVE_INFINITY },
+      { estimatedTokens: '100', actualTokens: 200 },
+      {},
+      null,
+      undefined,
+    ];
+    for (const observation of bad) expect(() => estimator.calibrate(observation as never)).not.toThrow();
+    expect(estimator.calibrationFactor()).toBeCloseTo(1.1);
+  });
+
+  it('treats bad counts in calibrated() gently', () => {
+    const estimator = createEstimator();
+    estimator.calibrate({ estimatedTokens: 100, actualTokens: 200 });
+    expect(estimator.calibrated(Number.NaN)).toBe(0);
+    expect(estimator.calibrated(-10)).toBe(0);
+    expect(estimator.calibrated(0)).toBe(0);
+    expect(estimator.calibrated(Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
+    expect(estimator.calibrated(3)).toBe(6);
+  });
+});
+
+describe('createEstimator: options', () => {
+  const invalid: [EstimatorOptions, string][] = [
+    [{ minimumCalibrationFactor: 2, maximumCalibrationFactor: 1 }, 'maximumCalibrationFactor'],
+    [{ minimumCalibrationFactor: 0 }, 'minimumCalibrationFactor'],
+    [{ minimumCalibrationFactor: Number.NaN }, 'minimumCalibrationFactor'],
+    [{ maximumCalibrationFactor: Number.POSITIVE_INFINITY }, 'maximumCalibrationFactor'],
+    [{ calibrationSmoothing: 0 }, 'calibrationSmoothing'],
+    [{ calibrationSmoothing: 1.5 }, 'calibrationSmoothing'],
+    [{ messageOverheadTokens: -1 }, 'messageOverheadTokens'],
+    [{ imageProvider: 'azure' as never }, 'imageProvider'],
+    [{ tokenizer: 'tiktoken' as never }, 'tokenizer'],
+  ];
+
+  it.each(invalid)('rejects %o with an InvalidConfigError naming %s', (options, option) => {
+    let thrown: unknown;
+    try {
+      createEstimator(options);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(InvalidConfigError.isInstance(thrown)).toBe(true);
+    expect((thrown as InvalidConfigError).option).toBe(option);
+    expect((thrown as Error).message).toContain(option);
+  });
+
+  it('accepts equal calibration bounds (calibration disabled)', () => {
+    const estimator = createEstimator({ minimumCalibrationFactor: 1, maximumCalibrationFactor: 1 });
+    estimator.calibrate({ estimatedTokens: 100, actualTokens: 300 });
+    expect(estimator.calibrationFactor()).toBe(1);
+  });
+});

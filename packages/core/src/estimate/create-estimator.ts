@@ -1,0 +1,262 @@
+import { InvalidConfigError } from '../errors/invalid-config-error';
+import type { Message, MessagePart, OpaquePart, ToolResultPart } from '../message/message';
+import { estimateTextTokens } from './estimate-text-tokens';
+import type { Estimator } from './estimator';
+import { fileTokens } from './file-tokens';
+import { type ImageProvider, imageTokens } from './image-tokens';
+import { jsonForCounting } from './json-for-counting';
+
+/** Options of `createEstimator`. */
+export interface EstimatorOptions {
+  /**
+   * An exact tokenizer for text, e.g. a js-tiktoken wrapper
+   * (`(text) => encoding.encode(text).length`). When given it counts every piece of text (text and
+   * reasoning parts, tool names, tool inputs and results, text files, opaque values) instead of the
+   * built-in heuristic. A call that throws or returns something other than a finite count ≥ 0
+   * falls back to the heuristic for that text.
+   * @default undefined (the built-in `estimateTextTokens`, fitted to o200k_base)
+   */
+  tokenizer?: (text: string) => number;
+  /**
+   * Whose formula counts images: `anthropic` (w×h/750), `openai` (512 px tiles) or `google`
+   * (768 px tiles). See `imageTokens`.
+   * @default 'anthropic'
+   */
+  imageProvider?: ImageProvider;
+  /**
+   * Tokens added per message for its framing (role markers, separators), as chat templates add.
+   * @default 4
+   */
+  messageOverheadTokens?: number;
+  /**
+   * The smallest calibration factor (actual ÷ estimated) the estimator will learn; lower
+   * observations are clamped to it.
+   * @default 0.5
+   */
+  minimumCalibrationFactor?: number;
+  /**
+   * The largest calibration factor the estimator will learn; higher observations are clamped to it.
+   * @default 4
+   */
+  maximumCalibrationFactor?: number;
+  /**
+   * Weight of each new observation in the exponentially smoothed factor, in (0, 1]: 1 keeps only
+   * the latest ratio, smaller values average over more responses. The first observation for a
+   * model is taken as is.
+   * @default 0.3
+   */
+  calibrationSmoothing?: number;
+}
+
+/** Framing of a tool call (ids, type tags, argument wrapper) beyond its name, id and input. */
+const TOOL_CALL_OVERHEAD_TOKENS = 6;
+/** Framing of a tool result beyond its id and content. */
+const TOOL_RESULT_OVERHEAD_TOKENS = 4;
+/** Binary data inside opaque values and tool inputs: bytes per token (as a file of that size). */
+const BINARY_BYTES_PER_TOKEN = 500;
+
+const imageProviders: readonly ImageProvider[] = ['anthropic', 'openai', 'google'];
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function validate({
+  tokenizer,
+  imageProvider,
+  messageOverheadTokens,
+  minimumCalibrationFactor,
+  maximumCalibrationFactor,
+  calibrationSmoothing,
+}: Required<Omit<EstimatorOptions, 'tokenizer'>> & Pick<EstimatorOptions, 'tokenizer'>): void {
+  if (tokenizer !== undefined && typeof tokenizer !== 'function') {
+    throw new InvalidConfigError({
+      option: 'tokenizer',
+      value: tokenizer,
+      message: 'must be a function (text) => number',
+    });
+  }
+  if (!imageProviders.includes(imageProvider)) {
+    throw new InvalidConfigError({
+      option: 'imageProvider',
+      value: imageProvider,
+      message: `must be one of ${imageProviders.map((provider) => `'${provider}'`).join(', ')}`,
+    });
+  }
+  if (!isFiniteNumber(messageOverheadTokens) || messageOverheadTokens < 0) {
+    throw new InvalidConfigError({
+      option: 'messageOverheadTokens',
+      value: messageOverheadTokens,
+      message: 'must be a finite number ≥ 0',
+    });
+  }
+  if (!isFiniteNumber(minimumCalibrationFactor) || minimumCalibrationFactor <= 0) {
+    throw new InvalidConfigError({
+      option: 'minimumCalibrationFactor',
+      value: minimumCalibrationFactor,
+      message: 'must be a finite number > 0',
+    });
+  }
+  if (!isFiniteNumber(maximumCalibrationFactor) || maximumCalibrationFactor < minimumCalibrationFactor) {
+    throw new InvalidConfigError({
+      option: 'maximumCalibrationFactor',
+      value: maximumCalibrationFactor,
+      message: `must be a finite number ≥ minimumCalibrationFactor (${minimumCalibrationFactor})`,
+    });
+  }
+  if (!isFiniteNumber(calibrationSmoothing) || calibrationSmoothing <= 0 || calibrationSmoothing > 1) {
+    throw new InvalidConfigError({
+      option: 'calibrationSmoothing',
+      value: calibrationSmoothing,
+      message: 'must be a number in (0, 1]',
+    });
+  }
+}
+
+/**
+ * Creates an `Estimator`: token counts for text, parts and messages, memoised per message object,
+ * and a per-model calibration learned from the providers' reported usage.
+ *
+ * Counting rules (all uncalibrated):
+ * - text and reasoning parts: their text;
+ * - images: `imageTokens` with `imageProvider`; files: `fileTokens`;
+ * - tool calls: tool name + call id + the input's JSON (a string input as is) + 6;
+ * - tool results: call id + each content part (text, images, files, opaque) + 4;
+ * - opaque parts: `text` when present, else the JSON of `value`, binary data (typed arrays,
+ *   `ArrayBuffer`s) counted as one token per 500 bytes without being stringified;
+ * - a message: its parts + `messageOverheadTokens`.
+ *
+ * Re-counting a message object is a lookup (a `WeakMap` keyed by the message holds its raw count),
+ * so counting a conversation that grew by one message costs one message. Replace a message rather
+ * than mutating it: a mutated message keeps its old count.
+ *
+ * @throws {InvalidConfigError} when an option is invalid (e.g. calibration bounds reversed).
+ */
+export function createEstimator({
+  tokenizer,
+  imageProvider = 'anthropic',
+  messageOverheadTokens = 4,
+  minimumCalibrationFactor = 0.5,
+  maximumCalibrationFactor = 4,
+  calibrationSmoothing = 0.3,
+}: EstimatorOptions = {}): Estimator {
+  validate({
+    tokenizer,
+    imageProvider,
+    messageOverheadTokens,
+    minimumCalibrationFactor,
+    maximumCalibrationFactor,
+    calibrationSmoothing,
+  });
+
+  const countText =
+    tokenizer === undefined
+      ? estimateTextTokens
+      : (text: string): number => {
+          if (text.length === 0) return 0;
+          try {
+            const count = tokenizer(text);
+            if (isFiniteNumber(count) && count >= 0) return count;
+          } catch {
+            // Fall back to the heuristic below.
+          }
+          return estimateTextTokens(text);
+        };
+
+  const textOf = (value: unknown): number => (typeof value === 'string' ? countText(value) : 0);
+
+  const countValue = (value: unknown): number => {
+    if (typeof value === 'string') return countText(value);
+    if (value === undefined) return 0;
+    const { text, binaryBytes } = jsonForCounting(value);
+    return countText(text) + Math.ceil(binaryBytes / BINARY_BYTES_PER_TOKEN);
+  };
+
+  const countOpaque = (part: OpaquePart): number =>
+    typeof part.text === 'string' ? countText(part.text) : countValue(part.value);
+
+  const countToolResult = (part: ToolResultPart): number => {
+    let tokens = TOOL_RESULT_OVERHEAD_TOKENS + textOf(part.toolCallId);
+    const { content } = part;
+    if (typeof content === 'string') return tokens + countText(content);
+    if (!Array.isArray(content)) return tokens + countValue(content);
+    for (const item of content as readonly MessagePart[]) tokens += countPart(item);
+    return tokens;
+  };
+
+  const countPart = (part: MessagePart): number => {
+    if (typeof part !== 'object' || part === null) return countValue(part);
+    switch (part.type) {
+      case 'text':
+      case 'reasoning':
+        return textOf(part.text);
+      case 'image':
+        return imageTokens(part, { provider: imageProvider });
+      case 'file':
+        return fileTokens(part, { countText });
+      case 'tool-call':
+        return (
+          TOOL_CALL_OVERHEAD_TOKENS + textOf(part.toolName) + textOf(part.toolCallId) + countValue(part.input)
+        );
+      case 'tool-result':
+        return countToolResult(part);
+      case 'opaque':
+        return countOpaque(part);
+      default:
+        return countValue(part);
+    }
+  };
+
+  const messageCounts = new WeakMap<Message, number>();
+
+  const countMessage = (message: Message): number => {
+    if (typeof message !== 'object' || message === null) return 0;
+    const known = messageCounts.get(message);
+    if (known !== undefined) return known;
+    let tokens = messageOverheadTokens;
+    const { content } = message;
+    if (typeof content === 'string') tokens += countText(content);
+    else if (Array.isArray(content))
+      for (const part of content as readonly MessagePart[]) tokens += countPart(part);
+    messageCounts.set(message, tokens);
+    return tokens;
+  };
+
+  const factors = new Map<string, number>();
+  const clampFactor = (factor: number): number =>
+    Math.min(maximumCalibrationFactor, Math.max(minimumCalibrationFactor, factor));
+
+  return {
+    countText: (text) => textOf(text),
+    countPart,
+    countMessage,
+    countMessages(messages) {
+      let tokens = 0;
+      for (const message of messages) tokens += countMessage(message);
+      return tokens;
+    },
+    calibrated(tokenCount, model) {
+      if (Number.isNaN(tokenCount) || tokenCount <= 0) return 0;
+      if (tokenCount === Number.POSITIVE_INFINITY) return tokenCount;
+      return Math.round(tokenCount * (factors.get(model ?? '') ?? 1));
+    },
+    calibrate(input) {
+      if (typeof input !== 'object' || input === null) return;
+      const { model, estimatedTokens, actualTokens } = input;
+      if (!isFiniteNumber(estimatedTokens) || !isFiniteNumber(actualTokens)) return;
+      if (estimatedTokens <= 0 || actualTokens <= 0) return;
+      const key = typeof model === 'string' ? model : '';
+      const observed = clampFactor(actualTokens / estimatedTokens);
+      const previous = factors.get(key);
+      factors.set(
+        key,
+        previous === undefined
+          ? observed
+          : clampFactor(previous + calibrationSmoothing * (observed - previous)),
+      );
+    },
+    calibrationFactor(model) {
+      return factors.get(model ?? '') ?? 1;
+    },
+  };
+}
