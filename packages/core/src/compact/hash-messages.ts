@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Message } from '../message/message';
 
 /**
@@ -28,14 +29,39 @@ export function hashMessages(messages: readonly Message[]): string {
 }
 
 const MAX_DEPTH = 32;
+/** Strings this long are hashed once and fed to the message hash as their digest. */
+const DIGESTED_STRING_MIN_CHARS = 256;
+/**
+ * Digests of long strings by content, so that a request carrying the same tool results in new
+ * objects does not hash them again (bounded: 4 M characters of keys).
+ */
+const stringDigests = new LRUCache<string, string>({
+  maxSize: 4_000_000,
+  sizeCalculation: (_digest, text) => text.length,
+});
+
+function digestOf(text: string): string {
+  const known = stringDigests.get(text);
+  if (known !== undefined) return known;
+  const hasher = new StreamingHash();
+  hasher.update(text);
+  const digest = hasher.digest();
+  if (text.length <= 4_000_000) stringDigests.set(text, digest);
+  return digest;
+}
 
 function feed(hasher: StreamingHash, value: unknown, depth: number): void {
   if (depth > MAX_DEPTH) return;
   if (value === null || value === undefined) {
     hasher.update(value === null ? '\u0000n' : '\u0000u');
   } else if (typeof value === 'string') {
-    hasher.update('\u0000s');
-    hasher.update(value);
+    if (value.length >= DIGESTED_STRING_MIN_CHARS) {
+      hasher.update('\u0000S');
+      hasher.update(digestOf(value));
+    } else {
+      hasher.update('\u0000s');
+      hasher.update(value);
+    }
   } else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
     hasher.update(`\u0000${typeof value}${String(value)}`);
   } else if (value instanceof Uint8Array) {

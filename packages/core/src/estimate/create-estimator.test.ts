@@ -291,3 +291,41 @@ describe('createEstimator: options', () => {
     expect(estimator.calibrationFactor()).toBe(1);
   });
 });
+
+describe('createEstimator text cache', () => {
+  it('counts a long text again by content, not by object, within its budget', () => {
+    let calls = 0;
+    const estimator = createEstimator({
+      tokenizer: (text) => {
+        calls++;
+        return text.length;
+      },
+    });
+    const long = 'x'.repeat(5_000);
+    const first = estimator.countMessage({ role: 'user', content: long });
+    // A new message object with a new string of the same content: counted from the cache.
+    const copy = `${'x'.repeat(2_500)}${'x'.repeat(2_500)}`;
+    expect(estimator.countMessage({ role: 'user', content: copy })).toBe(first);
+    expect(calls).toBe(1);
+    // Short texts are not cached (a lookup would cost as much as counting).
+    estimator.countText('short');
+    estimator.countText('short');
+    expect(calls).toBe(3);
+  });
+
+  it('can be turned off and rejects bad sizes', () => {
+    let calls = 0;
+    const estimator = createEstimator({
+      textCacheChars: 0,
+      tokenizer: (text) => {
+        calls++;
+        return text.length;
+      },
+    });
+    estimator.countText('y'.repeat(1_000));
+    estimator.countText('y'.repeat(1_000));
+    expect(calls).toBe(2);
+    expect(() => createEstimator({ textCacheChars: -1 })).toThrow(/textCacheChars/);
+    expect(() => createEstimator({ textCacheChars: 1.5 })).toThrow(/textCacheChars/);
+  });
+});

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message, MessagePart, OpaquePart, ToolResultPart } from '../message/message';
 import { estimateTextTokens } from './estimate-text-tokens';
@@ -46,7 +47,18 @@ export interface EstimatorOptions {
    * @default 0.3
    */
   calibrationSmoothing?: number;
+  /**
+   * Texts of 256 characters or more are remembered by content, up to this many characters in all
+   * (least recently used forgotten first), so a request that carries the same tool results in new
+   * objects (the AI SDK builds the prompt anew on every call) does not estimate them again. `0`
+   * turns the cache off; message objects are memoised by identity regardless.
+   * @default 4_000_000
+   */
+  textCacheChars?: number;
 }
+
+/** Texts shorter than this are estimated every time: a cache lookup would cost about as much. */
+const CACHED_TEXT_MIN_CHARS = 256;
 
 /** Framing of a tool call (ids, type tags, argument wrapper) beyond its name, id and input. */
 const TOOL_CALL_OVERHEAD_TOKENS = 6;
@@ -68,6 +80,7 @@ function validate({
   minimumCalibrationFactor,
   maximumCalibrationFactor,
   calibrationSmoothing,
+  textCacheChars,
 }: Required<Omit<EstimatorOptions, 'tokenizer'>> & Pick<EstimatorOptions, 'tokenizer'>): void {
   if (tokenizer !== undefined && typeof tokenizer !== 'function') {
     throw new InvalidConfigError({
@@ -111,6 +124,13 @@ function validate({
       message: 'must be a number in (0, 1]',
     });
   }
+  if (!Number.isInteger(textCacheChars) || textCacheChars < 0) {
+    throw new InvalidConfigError({
+      option: 'textCacheChars',
+      value: textCacheChars,
+      message: 'must be a whole number of characters ≥ 0',
+    });
+  }
 }
 
 /**
@@ -139,6 +159,7 @@ export function createEstimator({
   minimumCalibrationFactor = 0.5,
   maximumCalibrationFactor = 4,
   calibrationSmoothing = 0.3,
+  textCacheChars = 4_000_000,
 }: EstimatorOptions = {}): Estimator {
   validate({
     tokenizer,
@@ -147,9 +168,10 @@ export function createEstimator({
     minimumCalibrationFactor,
     maximumCalibrationFactor,
     calibrationSmoothing,
+    textCacheChars,
   });
 
-  const countText =
+  const countFreshText =
     tokenizer === undefined
       ? estimateTextTokens
       : (text: string): number => {
@@ -162,6 +184,24 @@ export function createEstimator({
           }
           return estimateTextTokens(text);
         };
+
+  const textCache =
+    textCacheChars > 0
+      ? new LRUCache<string, number>({
+          maxSize: textCacheChars,
+          sizeCalculation: (_count, text) => text.length,
+        })
+      : undefined;
+  const countText = (text: string): number => {
+    if (textCache === undefined || text.length < CACHED_TEXT_MIN_CHARS || text.length > textCacheChars) {
+      return countFreshText(text);
+    }
+    const known = textCache.get(text);
+    if (known !== undefined) return known;
+    const count = countFreshText(text);
+    textCache.set(text, count);
+    return count;
+  };
 
   const textOf = (value: unknown): number => (typeof value === 'string' ? countText(value) : 0);
 
