@@ -287,6 +287,26 @@ describe('compactMessages: emergency and overflow', () => {
     assertToolPairsIntact(result.messages);
   });
 
+  it('reports each truncation once per request, even when stages redo the reductions', async () => {
+    const messages = deepFreeze(agentConversation({ turns: 12, toolResultChars: 9000, screenshotEvery: 3 }));
+    const contextWindow = Math.floor(tokensOf(messages) / 4);
+    const events: CompactionEvent[] = [];
+    // No summary may be made: the reductions run in step 3 and again, unprotected, in the emergency.
+    const result = await compactMessages(messages, {
+      contextWindow,
+      allowSummarize: false,
+      toolResultReduction: false,
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.actions).toContain('drop-oldest');
+    const keys = events
+      .flatMap((event) => (event.type === 'truncation' ? event.records : []))
+      .map((record) => `${record.kind}:${record.messageIndex}:${record.toolCallId}`);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(new Set(result.actions).size).toBe(result.actions.length);
+  });
+
   it('shrinks step by step on overflow retries, even with an unknown window', async () => {
     const messages = deepFreeze(agentConversation({ turns: 12, toolResultChars: 8000 }));
     let previous = Number.POSITIVE_INFINITY;

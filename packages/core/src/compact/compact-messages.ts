@@ -88,7 +88,10 @@ export interface CompactMessagesResult {
    * reported input tokens to calibrate the estimator.
    */
   estimatedTokens: number;
-  /** What was done, in order. Empty when the input went through untouched. */
+  /**
+   * What was done, each step once: the cap and the stored summary first, then the reductions that
+   * are in the request, then summarizing and dropping. Empty when the input went through untouched.
+   */
   actions: CompactionAction[];
 }
 
@@ -145,7 +148,10 @@ export async function runCompaction(
   const report = (records: readonly TruncationRecord[]) => {
     if (records.length > 0) onEvent({ type: 'truncation', conversationId, records });
   };
+  // Reductions are recomputed from the originals at each stage; only the last set is reported.
+  let reduction: { records: TruncationRecord[]; actions: CompactionAction[] } = { records: [], actions: [] };
   const finish = (output: Message[], state: CompactionState | undefined, stateChanged = false) => {
+    report(reduction.records);
     const estimatedTokens = rawCount(output);
     return {
       messages: output,
@@ -154,7 +160,11 @@ export async function runCompaction(
       tokensBefore,
       tokensAfter: estimator.calibrated(estimatedTokens, model),
       estimatedTokens,
-      actions,
+      actions: [
+        ...actions.filter((action) => action === 'cap-tool-results' || action === 'apply-summary'),
+        ...reduction.actions,
+        ...actions.filter((action) => action !== 'cap-tool-results' && action !== 'apply-summary'),
+      ],
     };
   };
 
@@ -199,33 +209,38 @@ export async function runCompaction(
       keepGroups: protect ? keepGroups : 0,
       estimator,
     });
+    const records: TruncationRecord[] = [];
+    const done: CompactionAction[] = [];
+    const apply = (
+      action: CompactionAction,
+      result: { messages: Message[]; records: TruncationRecord[] },
+    ) => {
+      if (result.records.length > 0) done.push(action);
+      records.push(...result.records);
+      return result.messages;
+    };
     let rest = current.rest;
     if (options.imagePlaceholders) {
-      const result = replaceImages(rest, { before: protectedStart });
-      if (result.records.length > 0) actions.push('replace-images');
-      report(result.records);
-      rest = result.messages;
+      rest = apply('replace-images', replaceImages(rest, { before: protectedStart }));
     }
     if (options.supersedeToolResults) {
-      const result = supersedeToolResults(rest, { before: protectedStart });
-      if (result.records.length > 0) actions.push('supersede-tool-results');
-      report(result.records);
-      rest = result.messages;
+      rest = apply('supersede-tool-results', supersedeToolResults(rest, { before: protectedStart }));
     }
     if (options.toolResultReduction !== false) {
       const fixed = rawCount(assembleRequest({ layout: current, summaries, placement, rest: [] }));
       const rawTarget = target / estimator.calibrationFactor(model) - fixed;
-      const result = reduceToolResults(rest, {
-        estimator,
-        targetTokens: Math.max(0, rawTarget),
-        minChars: options.toolResultReduction.minChars,
-        keepChars: options.toolResultReduction.keepChars,
-        before: protect ? protectedStart : Number.POSITIVE_INFINITY,
-      });
-      if (result.records.length > 0) actions.push('reduce-tool-results');
-      report(result.records);
-      rest = result.messages;
+      rest = apply(
+        'reduce-tool-results',
+        reduceToolResults(rest, {
+          estimator,
+          targetTokens: Math.max(0, rawTarget),
+          minChars: options.toolResultReduction.minChars,
+          keepChars: options.toolResultReduction.keepChars,
+          before: protect ? protectedStart : Number.POSITIVE_INFINITY,
+        }),
+      );
     }
+    reduction = { records, actions: done };
     return rest;
   };
   let rest = reduce(layout, reductionTarget, true);
