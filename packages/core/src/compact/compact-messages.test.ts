@@ -15,9 +15,13 @@ const tokensOf = (messages: readonly Message[]) => estimator.countMessages(messa
 /** A model-like summarizer that records its calls and keeps the identifiers it is shown. */
 function recordingSummarizer() {
   const calls: Array<{ previousSummary: string | undefined; count: number }> = [];
-  const summarizer: Summarizer = ({ messages, previousSummary, transcript }) => {
+  const summarizer: Summarizer = ({ messages, previousSummary }) => {
     calls.push({ previousSummary, count: messages.length });
-    return `Summary ${calls.length} of ${messages.length} messages. Mentions: ${extractIdentifiers(transcript, { limit: 100_000 }).join(', ')}`;
+    const userText = messages
+      .filter((message) => message.role === 'user')
+      .map((message) => String(message.content))
+      .join('\n');
+    return `Summary ${calls.length} of ${messages.length} messages. Mentions: ${extractIdentifiers(userText, { limit: 100_000 }).join(', ')}`;
   };
   return { summarizer, calls };
 }
@@ -170,6 +174,24 @@ describe('compactMessages: compaction', () => {
     expect(second.state!.summaries[0]).toBe(first.state!.summaries[0]);
     expect(second.state!.summaries[1]).toMatch(new RegExp(`^Summary 2 of ${calls[1]!.count} messages`));
     expect(second.messages[0]!.content).toContain('[Compaction Summary]: Summary 1');
+  });
+
+  it('folds a stack that outgrew a tenth of the window into one summary', async () => {
+    const { calls } = recordingSummarizer();
+    const bulky: Summarizer = ({ messages: covered, previousSummary }) => {
+      calls.push({ previousSummary, count: covered.length });
+      return `Summary ${calls.length}. ${'detail '.repeat(Math.ceil(contextWindow * 0.15))}`;
+    };
+    const options = { ...base, summaryMode: 'stack' as const, summarizer: bulky, auditIdentifiers: false };
+    const first = await compactMessages(messages, options);
+    const more = [
+      ...messages,
+      ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 }),
+    ];
+    const second = await compactMessages(more, { ...options, state: first.state });
+    // The first summary alone is over a tenth of the window: the second compaction merges it.
+    expect(calls[1]!.previousSummary).toBe(first.state!.summaries[0]);
+    expect(second.state!.summaries).toHaveLength(1);
   });
 
   it('places the summary as a leading user message when asked', async () => {

@@ -56,7 +56,8 @@ export interface CompactionOptions {
   summarizerMaxInputTokens?: number;
   /**
    * `cumulative`: each compaction merges the previous summary and the newly covered messages into
-   * one (seed FEAT-011). `stack`: one summary per compaction, in order (seed Spacebot).
+   * one (seed FEAT-011). `stack`: one summary per compaction, in order (seed Spacebot); when the
+   * stack takes more than a tenth of the context window, the next compaction folds it into one.
    * @default 'cumulative'
    */
   summaryMode?: 'cumulative' | 'stack';

@@ -7,6 +7,9 @@ import { assembleRequest, layoutConversation } from './compaction-layout';
 import type { ResolvedCompactionOptions } from './compaction-options';
 import { hashMessages } from './hash-messages';
 
+/** Share of the context window stacked summaries may take before they are folded into one. */
+const STACK_SHARE = 0.1;
+
 /** What {@link summarizeOlder} produced. */
 export interface SummarizeOlderResult {
   /** The new state, or undefined when there was nothing older than the protected window. */
@@ -69,10 +72,18 @@ export async function summarizeOlder({
     tokensBefore,
     messageCount: older.length,
   });
+  // Stacked summaries grow with every compaction; once they take more than a tenth of the window
+  // they are folded into one, as in cumulative mode.
+  const stackFull =
+    options.summaryMode === 'stack' &&
+    previous.length > 0 &&
+    options.estimator.countText(previous.join('\n\n')) >
+      (contextWindow ?? Number.POSITIVE_INFINITY) * STACK_SHARE;
+  const merge = options.summaryMode === 'cumulative' || stackFull;
   const result = await summarize({
     messages: older,
     summarizer: options.summarizer,
-    previousSummary: options.summaryMode === 'cumulative' ? previous.at(-1) : undefined,
+    previousSummary: merge && previous.length > 0 ? previous.join('\n\n') : undefined,
     maxInputTokens:
       options.summarizerMaxInputTokens ?? Math.min(100_000, Math.floor((contextWindow ?? 166_667) * 0.6)),
     summaryPrompt: options.summaryPrompt,
@@ -81,7 +92,7 @@ export async function summarizeOlder({
     estimator: options.estimator,
     abortSignal,
   });
-  const summaries = options.summaryMode === 'cumulative' ? [result.summary] : [...previous, result.summary];
+  const summaries = merge ? [result.summary] : [...previous, result.summary];
   const coveredCount = coveredBefore + older.length;
   const covered = layoutConversation(messages, coveredCount).covered;
   const after = layoutConversation(working, coveredCount);
