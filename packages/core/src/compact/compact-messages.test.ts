@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { agentConversation, assertToolPairsIntact, deepFreeze } from '../../test/conversation-fixtures';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import { createEstimator } from '../estimate/create-estimator';
-import type { Message } from '../message/message';
+import type { Message, MessagePart, ToolResultContentPart, ToolResultPart } from '../message/message';
 import { extractIdentifiers } from '../summarize/extract-identifiers';
 import type { Summarizer } from '../summarize/summarizer';
 import { compactMessages } from './compact-messages';
@@ -343,6 +343,53 @@ describe('compactMessages: emergency and overflow', () => {
       sizes.push(result.tokensAfter);
     }
     expect(sizes[3]!).toBeLessThan(tokensOf(messages) / 2);
+  });
+});
+
+describe('compactMessages: parts it does not understand', () => {
+  it('carries opaque parts through untouched, also inside results it shortens', async () => {
+    const providerItem = {
+      type: 'opaque',
+      value: { type: 'reasoning-file', data: 'AAAA', providerOptions: { x: 1 } },
+    } as const;
+    const approval = {
+      type: 'opaque',
+      value: { type: 'tool-approval-response', approvalId: 'a1', approved: true },
+    } as const;
+    const insideResult = {
+      type: 'opaque',
+      value: { type: 'custom', kind: 'citation', url: 'https://example.com' },
+    } as const;
+    const messages: Message[] = deepFreeze([
+      { role: 'user', content: 'Read the log.' },
+      {
+        role: 'assistant',
+        content: [providerItem, { type: 'tool-call', toolCallId: 't1', toolName: 'read_log', input: {} }],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 't1',
+            toolName: 'read_log',
+            content: [{ type: 'text', text: 'line\n'.repeat(20_000) }, insideResult],
+          },
+          approval,
+        ],
+      },
+      { role: 'assistant', content: 'The log is long.' },
+    ]);
+    const result = await compactMessages(messages, { contextWindow: 1_000_000 });
+    expect(result.actions).toEqual(['cap-tool-results']);
+    expect(result.messages[1]).toBe(messages[1]);
+    const tool = result.messages[2]!;
+    expect(tool).not.toBe(messages[2]);
+    const [toolResult, keptApproval] = tool.content as readonly MessagePart[];
+    expect(keptApproval).toBe(approval);
+    const resultContent = (toolResult as ToolResultPart).content as readonly ToolResultContentPart[];
+    expect(resultContent[1]).toBe(insideResult);
+    expect((resultContent[0] as { text: string }).text.length).toBeLessThanOrEqual(30_000);
   });
 });
 
