@@ -56,7 +56,11 @@ export function layoutConversation(messages: readonly Message[], coveredCount: n
   return { system, covered, rest: messages.slice(index) };
 }
 
-/** Whether `state` still describes `messages`: its covered prefix exists and hashes the same. */
+/**
+ * Whether `state` still describes `messages`: the first `coveredCount` conversation (non-system)
+ * messages exist and hash to `coveredHash`. The engine checks this before applying a state; a state
+ * that does not match (the history was edited or branched) is ignored.
+ */
 export function stateMatches(messages: readonly Message[], state: CompactionState | undefined): boolean {
   if (state === undefined || state.coveredCount <= 0) return false;
   const { covered } = layoutConversation(messages, state.coveredCount);

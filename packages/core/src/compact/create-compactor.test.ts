@@ -117,6 +117,34 @@ describe('createCompactor', () => {
     expect(await compactor.store.get('f')).toBeUndefined();
   });
 
+  it('backs off after a failed summary instead of calling a broken summarizer on every request', async () => {
+    const summarizer = vi.fn<Summarizer>().mockRejectedValue(new Error('model down'));
+    const compactor = createCompactor({ summarizer, retrySummaryAfter: 3 });
+    const messages = agentConversation({ turns: 20, toolResultChars: 3000 });
+    const contextWindow = Math.floor(compactor.estimator.countMessages(messages) / 1.1);
+    const sent: number[] = [];
+    for (let request = 0; request < 8; request++) {
+      const prepared = await compactor.prepare(messages, { conversationId: 'down', contextWindow });
+      sent.push(prepared.tokensAfter);
+      await compactor.afterResponse(messages, { conversationId: 'down', contextWindow });
+    }
+    // Request 1 tries (2 calls: the summary's own retry), requests 2–4 rest; the background
+    // compaction after request 4 tries again (2 calls), requests 5–7 rest; the one after request 7
+    // tries (2 calls). Without the back-off every request and every response would try: 32 calls.
+    expect(summarizer).toHaveBeenCalledTimes(6);
+    for (const tokens of sent) expect(tokens).toBeLessThan(contextWindow * 0.95);
+
+    const eager = vi.fn<Summarizer>().mockRejectedValue(new Error('model down'));
+    const noBackOff = createCompactor({ summarizer: eager, retrySummaryAfter: 0 });
+    for (let request = 0; request < 8; request++) {
+      await noBackOff.prepare(messages, { conversationId: 'down', contextWindow });
+      await noBackOff.afterResponse(messages, { conversationId: 'down', contextWindow });
+    }
+    expect(eager).toHaveBeenCalledTimes(32);
+    expect(await compactor.store.get('down')).toBeUndefined();
+    expect(() => createCompactor({ retrySummaryAfter: -1 })).toThrow(/retrySummaryAfter/);
+  });
+
   it('resolves the window from the model id, and does nothing for an unknown model', async () => {
     const compactor = createCompactor({ contextWindows: { 'tiny-model': 4_000 } });
     const messages = agentConversation({ turns: 10, toolResultChars: 2000 });

@@ -1,4 +1,5 @@
 import { getContextWindow } from '../context-window/get-context-window';
+import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
 import type { CompactionState } from '../store/compaction-state';
@@ -27,6 +28,14 @@ export interface CompactorOptions extends CompactionOptions {
    * `getContextWindow`). Used when neither `contextWindow` nor a per-call window is given.
    */
   contextWindows?: Readonly<Record<string, number>>;
+  /**
+   * After a summary fails (twice: the summarizer's own retry included), this many requests of the
+   * conversation go by before summarizing is tried again; meanwhile the stages that need no model
+   * keep each request within the window, and no background compaction starts. `0` tries on every
+   * request. A manual `compact` always tries.
+   * @default 5
+   */
+  retrySummaryAfter?: number;
 }
 
 /** Per-call options of {@link Compactor.prepare}. */
@@ -132,10 +141,31 @@ interface Flight {
 export function createCompactor({
   store = new MemoryCompactionStore(),
   contextWindows,
+  retrySummaryAfter = 5,
   ...options
 }: CompactorOptions = {}): Compactor {
   const resolved = resolveCompactionOptions(options);
+  if (!Number.isInteger(retrySummaryAfter) || retrySummaryAfter < 0) {
+    throw new InvalidConfigError({
+      option: 'retrySummaryAfter',
+      value: retrySummaryAfter,
+      message: 'must be a whole number of requests, 0 or more',
+    });
+  }
   const flights = new Map<string, Flight>();
+  /** Requests left before a conversation whose summary failed may be summarized again. */
+  const cooldowns = new Map<string, number>();
+  const noteFailure = (conversationId: string) => {
+    if (retrySummaryAfter > 0) cooldowns.set(conversationId, retrySummaryAfter);
+  };
+  /** Whether summarizing is on hold for the conversation; counts one request off when it is. */
+  const takeCooldown = (conversationId: string): boolean => {
+    const remaining = cooldowns.get(conversationId);
+    if (remaining === undefined) return false;
+    if (remaining <= 1) cooldowns.delete(conversationId);
+    else cooldowns.set(conversationId, remaining - 1);
+    return true;
+  };
 
   const windowFor = (model: string | undefined, contextWindow: number | undefined) =>
     contextWindow ?? resolved.contextWindow ?? getContextWindow(model, { overrides: contextWindows });
@@ -194,14 +224,16 @@ export function createCompactor({
           contextWindow: window,
         });
         if (result.stateChanged && result.state) await store.set(id, result.state);
+        if (result.actions.includes('summarize-failed')) noteFailure(id);
         return { ...result, conversationId: id, contextWindow: window };
       };
+      const coolingDown = takeCooldown(id);
       // Check and claim the conversation in one synchronous step, so two requests never both
       // summarize. A request waits for another request's compaction; it does not wait for a
       // background one (and does not start a second: the emergency stage covers the gap).
       for (;;) {
         const flight = flights.get(id);
-        if (flight === undefined) return track(id, 'request', () => run(true));
+        if (flight === undefined) return coolingDown ? run(false) : track(id, 'request', () => run(true));
         if (flight.kind === 'background') return run(false);
         await flight.promise.catch(() => {});
       }
@@ -225,7 +257,7 @@ export function createCompactor({
       }
       const window = windowFor(effectiveModel, contextWindow);
       const id = conversationId ?? deriveConversationId(messages);
-      if (window === undefined || flights.has(id)) return Promise.resolve();
+      if (window === undefined || flights.has(id) || cooldowns.has(id)) return Promise.resolve();
       const effective = withModel(model);
       return track(id, 'background', async () => {
         try {
@@ -253,6 +285,7 @@ export function createCompactor({
           });
           if (result.state) await store.set(id, result.state);
         } catch (error) {
+          noteFailure(id);
           resolved.onEvent({
             type: 'compaction-failed',
             conversationId: id,

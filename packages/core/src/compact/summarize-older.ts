@@ -91,6 +91,7 @@ export async function summarizeOlder({
     auditIdentifiers: options.auditIdentifiers,
     estimator: options.estimator,
     abortSignal,
+    conversationId,
   });
   const summaries = merge ? [result.summary] : [...previous, result.summary];
   const coveredCount = coveredBefore + older.length;

@@ -46,6 +46,8 @@ export interface SummarizeOptions {
   /** Counts tokens for chunking. @default a default estimator */
   estimator?: Estimator;
   abortSignal?: AbortSignal;
+  /** Passed on to the summarizer. */
+  conversationId?: string;
 }
 
 /** What {@link summarize} returns. */
@@ -86,6 +88,7 @@ export async function summarize({
   onMemory,
   estimator = defaultEstimator(),
   abortSignal,
+  conversationId,
 }: SummarizeOptions): Promise<SummarizeResult> {
   if (typeof summarizer !== 'function') {
     throw new InvalidConfigError({ option: 'summarizer', value: summarizer, message: 'must be a function' });
@@ -127,6 +130,7 @@ export async function summarize({
           previousSummary: previous,
           transcript,
           abortSignal,
+          conversationId,
         }),
       identifiers: identifiers.filter((identifier) => transcript.includes(identifier)),
       abortSignal,

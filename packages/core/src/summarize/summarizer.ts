@@ -14,6 +14,8 @@ export interface SummarizerInput {
   readonly transcript: string;
   /** Aborts the call (e.g. the request that needed it was cancelled). */
   readonly abortSignal?: AbortSignal;
+  /** The conversation being compacted, when the caller knows it (to pick a model, to log). */
+  readonly conversationId?: string;
 }
 
 /** A summarizer may also hand back durable facts for the application's long-term memory. */

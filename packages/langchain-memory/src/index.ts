@@ -1,0 +1,18 @@
+// The public surface of @spillway/langchain-memory. Adding a line here is an API decision.
+
+export { fromNeutralMessages } from './convert/from-neutral-messages';
+export { toNeutralMessages } from './convert/to-neutral-messages';
+export { dispatchCompactionEvent, EVENT_NAME_PREFIX } from './events/dispatch-compaction-event';
+export {
+  CompactingChatMessageHistory,
+  type CompactingChatMessageHistoryOptions,
+} from './history/compacting-chat-message-history';
+export { CompactionMemory, type CompactionMemoryOptions } from './memory/compaction-memory';
+export { type CompactionMiddlewareOptions, compactionMiddleware } from './middleware/compaction-middleware';
+export { COMPACTION_STATE_KEY, compactionStateSchema } from './middleware/compaction-state-schema';
+export type { TokenLimit } from './middleware/token-limit';
+export {
+  createModelSummarizer,
+  type InvokableChatModel,
+  SUMMARY_RUN_TAG,
+} from './summarize/model-summarizer';

@@ -1,0 +1,344 @@
+import { ContextOverflowError as LangChainContextOverflowError } from '@langchain/core/errors';
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+} from '@langchain/core/messages';
+import { MemorySaver } from '@langchain/langgraph';
+import {
+  type CompactionEvent,
+  type CompactionState,
+  ContextOverflowError,
+  createEstimator,
+  extractiveSummarizer,
+  InvalidConfigError,
+} from '@spillway/core';
+import { createAgent, fakeModel } from 'langchain';
+import { describe, expect, test } from 'vitest';
+import {
+  createReadFileTool,
+  createScriptedAgentModel,
+  createSummaryModel,
+  fileContent,
+  promptTokens,
+  toolPairsIntact,
+  userMessage,
+} from '../../test/agent-session';
+import { type CompactionMiddlewareOptions, compactionMiddleware } from './compaction-middleware';
+import { COMPACTION_STATE_KEY } from './compaction-state-schema';
+
+const WINDOW = 16_000;
+const SEED = 7;
+const SYSTEM_PROMPT =
+  'You are a careful coding assistant. Read files when asked and report what they export.';
+
+function setup(options: CompactionMiddlewareOptions = {}, checkpointer = new MemorySaver()) {
+  const events: CompactionEvent[] = [];
+  const model = createScriptedAgentModel({ contextWindow: WINDOW });
+  const summaryModel = createSummaryModel();
+  const agent = createAgent({
+    model,
+    tools: [createReadFileTool(SEED)],
+    systemPrompt: SYSTEM_PROMPT,
+    middleware: [
+      compactionMiddleware({
+        contextWindow: WINDOW,
+        model: summaryModel,
+        onEvent: (event) => events.push(event),
+        ...options,
+      }),
+    ],
+    checkpointer,
+  });
+  return { agent, model, summaryModel, events, checkpointer };
+}
+
+interface CheckpointedState {
+  messages: BaseMessage[];
+  [COMPACTION_STATE_KEY]?: CompactionState;
+}
+
+/** The thread's checkpointed agent state, through the public graph. */
+async function readState(agent: { graph: { getState(config: object): Promise<unknown> } }, threadId: string) {
+  const snapshot = (await agent.graph.getState({ configurable: { thread_id: threadId } })) as {
+    values: CheckpointedState;
+  };
+  return snapshot;
+}
+
+async function runTurns(
+  agent: ReturnType<typeof setup>['agent'],
+  threadId: string,
+  from: number,
+  to: number,
+) {
+  for (let turn = from; turn < to; turn++) {
+    await agent.invoke({ messages: [userMessage(turn)] }, { configurable: { thread_id: threadId } });
+  }
+}
+
+describe('compactionMiddleware in createAgent (60-turn session)', async () => {
+  const session = setup();
+  await runTurns(session.agent, 'session', 0, 60);
+  const state = await readState(session.agent, 'session');
+  const messages = state.values.messages as BaseMessage[];
+
+  test('no model call ever exceeds the window, though the conversation does many times over', () => {
+    expect(session.model.callCount).toBe(120);
+    const sent = session.model.calls.map((call) => promptTokens(call.messages));
+    expect(Math.max(...sent)).toBeLessThan(WINDOW);
+    expect(promptTokens(messages)).toBeGreaterThan(WINDOW * 5);
+    expect(session.events.some((event) => event.type === 'compaction-end')).toBe(true);
+  });
+
+  test('the checkpointed state still holds every original message, untouched', () => {
+    expect(messages).toHaveLength(60 * 4);
+    const toolMessages = messages.filter((message) => ToolMessage.isInstance(message));
+    expect(toolMessages).toHaveLength(60);
+    toolMessages.forEach((message, turn) => {
+      expect(message.content).toBe(fileContent(`src/module-${turn}.ts`, SEED));
+    });
+    expect(messages[0]!.text).toBe(userMessage(0).text);
+  });
+
+  test('the summary and its boundary live in the agent state', () => {
+    const compaction = state.values[COMPACTION_STATE_KEY];
+    expect(compaction).toBeDefined();
+    expect(compaction!.coveredCount).toBeGreaterThan(100);
+    expect(compaction!.summaries.join('\n')).toContain('src/module-');
+    expect(session.summaryModel.callCount).toBeGreaterThan(0);
+  });
+
+  test('the model saw the summary in its system message, followed by the original system prompt', () => {
+    const last = session.model.calls.at(-1)!.messages;
+    expect(SystemMessage.isInstance(last[0]!)).toBe(true);
+    const system = last[0]!.text;
+    expect(system).toContain('Summary of the earlier conversation');
+    expect(system.indexOf('Summary of the earlier conversation')).toBeLessThan(system.indexOf(SYSTEM_PROMPT));
+    expect(last.filter((message) => SystemMessage.isInstance(message))).toHaveLength(1);
+  });
+
+  test('tool calls and their results are never split in what the model receives', () => {
+    for (const call of session.model.calls) {
+      expect(toolPairsIntact(call.messages.filter((message) => !SystemMessage.isInstance(message)))).toBe(
+        true,
+      );
+    }
+  });
+
+  test('the summary survives a new invoke on the same thread, in a fresh middleware (new process)', async () => {
+    const fresh = setup({}, session.checkpointer);
+    await runTurns(fresh.agent, 'session', 60, 61);
+    const stored = state.values[COMPACTION_STATE_KEY]!;
+    const first = fresh.model.calls[0]!.messages;
+    expect(first[0]!.text).toContain(stored.summaries[0]!.slice(0, 200));
+    expect(promptTokens(first)).toBeLessThan(WINDOW);
+    expect(first.length).toBeLessThan(60);
+  });
+});
+
+test('a summarizer that always fails loses nothing: the requests still fit, the state keeps everything', async () => {
+  const failing = fakeModel().alwaysThrow(new Error('summarizer is down'));
+  const session = setup({ model: failing });
+  await runTurns(session.agent, 'failing', 0, 30);
+  const state = await readState(session.agent, 'failing');
+  expect(state.values.messages).toHaveLength(30 * 4);
+  expect(state.values[COMPACTION_STATE_KEY]).toBeUndefined();
+  expect(failing.callCount).toBeGreaterThan(0);
+  expect(session.events.some((event) => event.type === 'compaction-failed')).toBe(true);
+  for (const call of session.model.calls) {
+    expect(promptTokens(call.messages)).toBeLessThan(WINDOW);
+    expect(toolPairsIntact(call.messages.filter((message) => !SystemMessage.isInstance(message)))).toBe(true);
+  }
+  // No error text ever stands in for history (LangChain's summarizationMiddleware does that).
+  const sent = session.model.calls.flatMap((call) => call.messages.map((message) => message.text));
+  expect(sent.some((text) => text.includes('summarizer is down'))).toBe(false);
+});
+
+test("the model's ContextOverflowError is compacted harder and retried", async () => {
+  const events: CompactionEvent[] = [];
+  const model = fakeModel()
+    .respond(new LangChainContextOverflowError('prompt is too long: 210000 tokens > 200000 maximum'))
+    .respond(new AIMessage('Answered after the retry.'));
+  const history: BaseMessage[] = [];
+  for (let turn = 0; turn < 6; turn++) {
+    history.push(
+      new HumanMessage(`Question ${turn}`),
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: `c${turn}`, name: 'read_file', args: { path: `f${turn}` } }],
+      }),
+      new ToolMessage({ tool_call_id: `c${turn}`, name: 'read_file', content: fileContent(`f${turn}`, 1) }),
+      new AIMessage(`Answer ${turn}`),
+    );
+  }
+  // An unknown window: only the provider's error says the prompt is too long.
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [
+      compactionMiddleware({ summarizer: extractiveSummarizer, onEvent: (event) => events.push(event) }),
+    ],
+  });
+  const result = await agent.invoke({ messages: [...history, new HumanMessage('And now?')] });
+  expect(result.messages.at(-1)!.text).toBe('Answered after the retry.');
+  expect(result.messages).toHaveLength(history.length + 2);
+  expect(model.callCount).toBe(2);
+  const [rejected, retried] = model.calls.map((call) => promptTokens(call.messages));
+  expect(retried!).toBeLessThan(rejected!);
+  expect(events.find((event) => event.type === 'overflow-retry')).toMatchObject({ attempt: 1 });
+  expect(
+    toolPairsIntact(model.calls[1]!.messages.filter((message) => !SystemMessage.isInstance(message))),
+  ).toBe(true);
+});
+
+test('after the retries run out, the overflow surfaces as ContextOverflowError with its cause', async () => {
+  const providerError = new LangChainContextOverflowError('prompt is too long');
+  const model = fakeModel().alwaysThrow(providerError);
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [compactionMiddleware({ summarizer: extractiveSummarizer, maxOverflowRetries: 2 })],
+  });
+  const error = await agent
+    .invoke({ messages: [new HumanMessage('hello')] })
+    .catch((caught: unknown) => caught);
+  // LangChain wraps what a middleware throws in its MiddlewareError, with the error as `cause`.
+  const overflow = (error as Error).cause;
+  expect(ContextOverflowError.isInstance(overflow)).toBe(true);
+  expect((overflow as ContextOverflowError).cause).toBe(providerError);
+  expect(model.callCount).toBe(3);
+});
+
+test('other model errors pass through untouched, without retries', async () => {
+  const boom = new Error('rate limited');
+  const model = fakeModel().alwaysThrow(boom);
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [compactionMiddleware({ contextWindow: WINDOW })],
+  });
+  const error = await agent
+    .invoke({ messages: [new HumanMessage('hello')] })
+    .catch((caught: unknown) => caught);
+  expect(error === boom || (error as Error).cause === boom).toBe(true);
+  expect(model.callCount).toBe(1);
+});
+
+test('over the background threshold, the next summary is made after the model call, not before it', async () => {
+  const session = setup({ thresholds: { background: 0.5 }, trigger: { fraction: 0.9 } });
+  await runTurns(session.agent, 'background', 0, 20);
+  const reasons = session.events
+    .filter((event) => event.type === 'compaction-end')
+    .map((event) => event.reason);
+  expect(reasons).toContain('background');
+  for (const call of session.model.calls) expect(promptTokens(call.messages)).toBeLessThan(WINDOW);
+  const state = await readState(session.agent, 'background');
+  expect(state.values[COMPACTION_STATE_KEY]?.coveredCount).toBeGreaterThan(0);
+});
+
+test('events reach LangChain callbacks as custom events named spillway:<type>', async () => {
+  const session = setup();
+  const names: string[] = [];
+  const callbacks = [{ handleCustomEvent: (name: string) => void names.push(name) }];
+  for (let turn = 0; turn < 12; turn++) {
+    await session.agent.invoke(
+      { messages: [userMessage(turn)] },
+      { configurable: { thread_id: 'callbacks' }, callbacks },
+    );
+  }
+  expect(names).toContain('spillway:compaction-start');
+  expect(names).toContain('spillway:compaction-end');
+  expect(names.every((name) => name.startsWith('spillway:'))).toBe(true);
+});
+
+test('usage_metadata.input_tokens calibrates the estimator', async () => {
+  const estimator = createEstimator();
+  const model = fakeModel().respond(
+    new AIMessage({
+      content: 'ok',
+      usage_metadata: { input_tokens: 5000, output_tokens: 2, total_tokens: 5002 },
+    }),
+  );
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [compactionMiddleware({ contextWindow: WINDOW, estimator })],
+  });
+  await agent.invoke({ messages: [new HumanMessage('x '.repeat(400))] });
+  expect(estimator.calibrationFactor()).toBeGreaterThan(1);
+});
+
+test('tool calls without ids keep their results paired', async () => {
+  const model = createScriptedAgentModel({ contextWindow: WINDOW, anonymousToolCalls: true });
+  const agent = createAgent({
+    model,
+    tools: [createReadFileTool(SEED)],
+    middleware: [compactionMiddleware({ contextWindow: WINDOW, summarizer: extractiveSummarizer })],
+    checkpointer: new MemorySaver(),
+  });
+  await runTurns(agent, 'anonymous', 0, 25);
+  const state = await readState(agent, 'anonymous');
+  expect(state.values.messages).toHaveLength(100);
+  expect(state.values[COMPACTION_STATE_KEY]?.coveredCount).toBeGreaterThan(0);
+  for (const call of model.calls) expect(promptTokens(call.messages)).toBeLessThan(WINDOW);
+});
+
+test('bad options throw InvalidConfigError naming the option', () => {
+  expect(() => compactionMiddleware({ trigger: { messages: 20 } as never })).toThrow(InvalidConfigError);
+  expect(() => compactionMiddleware({ trigger: { fraction: 2 } })).toThrow(/trigger\.fraction/);
+  expect(() => compactionMiddleware({ keep: { fraction: 0.5, tokens: 10 } })).toThrow(/keep/);
+  expect(() => compactionMiddleware({ maxOverflowRetries: -1 })).toThrow(/maxOverflowRetries/);
+  expect(() => compactionMiddleware({ model: {} as never })).toThrow(/model/);
+});
+
+test("without model or summarizer, the agent's own model writes the summary (tagged spillway-summary)", async () => {
+  const model = fakeModel();
+  const tags: string[][] = [];
+  for (let index = 0; index < 10; index++) {
+    model.respond((messages: BaseMessage[]) =>
+      messages[0]?.text.includes('summar') && messages.length === 2
+        ? new AIMessage('SUMMARY: the user asked about topics 0 to 9.')
+        : new AIMessage('Here is my answer.'),
+    );
+  }
+  const history = Array.from({ length: 10 }, (_, turn) => [
+    new HumanMessage(`Topic ${turn}: ${'background material '.repeat(150)}`),
+    new AIMessage(`Noted topic ${turn}.`),
+  ]).flat();
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [compactionMiddleware({ contextWindow: 4000 })],
+  });
+  const callbacks = [
+    { handleChatModelStart: (...args: unknown[]) => void tags.push((args[5] as string[]) ?? []) },
+  ];
+  const result = await agent.invoke(
+    { messages: [...history, new HumanMessage('Summarize our talk.')] },
+    { callbacks },
+  );
+  expect(result.messages.at(-1)!.text).toBe('Here is my answer.');
+  const final = model.calls.at(-1)!.messages;
+  expect(final[0]!.text).toContain('SUMMARY: the user asked about topics 0 to 9.');
+  expect(tags.some((list) => list.includes('spillway-summary'))).toBe(true);
+});
+
+test("summaryPlacement 'user' puts the summary in a leading user message and leaves the system prompt alone", async () => {
+  const session = setup({ summaryPlacement: 'user', summarizer: extractiveSummarizer });
+  await runTurns(session.agent, 'placement', 0, 12);
+  const last = session.model.calls.at(-1)!.messages;
+  expect(last[0]!.text).toBe(SYSTEM_PROMPT);
+  expect(HumanMessage.isInstance(last[1]!)).toBe(true);
+  expect(last[1]!.text).toContain('Summary of the earlier conversation');
+  expect(promptTokens(last)).toBeLessThan(WINDOW);
+});
+
+test('trigger in tokens compacts earlier than the default', async () => {
+  const early = setup({ trigger: { tokens: 6000 }, summarizer: extractiveSummarizer });
+  await runTurns(early.agent, 'early', 0, 10);
+  for (const call of early.model.calls) expect(promptTokens(call.messages)).toBeLessThan(6000 / 0.8);
+  expect(early.events.some((event) => event.type === 'compaction-end')).toBe(true);
+});

@@ -1,0 +1,53 @@
+import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
+import { type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import type { Summarizer } from '@spillway/core';
+import { initChatModel } from 'langchain';
+
+/** Anything with LangChain's `invoke` that answers with a message: a chat model, a binding, a chain. */
+export interface InvokableChatModel {
+  invoke(
+    input: BaseLanguageModelInput,
+    options?: Partial<RunnableConfig>,
+  ): Promise<BaseMessage | { text?: unknown; content?: unknown }>;
+}
+
+/** The tag on every summary call, so callbacks and streams can tell them from the agent's own calls. */
+export const SUMMARY_RUN_TAG = 'spillway-summary';
+
+/**
+ * A {@link Summarizer} that asks a LangChain chat model (or a model string for `initChatModel`, e.g.
+ * `'openai:gpt-4.1-mini'`, resolved at the first summary): the summary prompt as the system message,
+ * the previous summary and the transcript as the user message. Blank output counts as a failure (the
+ * engine retries once, then falls back without deleting anything).
+ *
+ * @example
+ * compactionMiddleware({ summarizer: createModelSummarizer(new ChatOpenAI({ model: 'gpt-4.1-mini' })) })
+ */
+export function createModelSummarizer(model: InvokableChatModel | string): Summarizer {
+  let resolved: Promise<InvokableChatModel> | undefined;
+  return async ({ system, prompt, abortSignal }) => {
+    resolved ??= typeof model === 'string' ? initChatModel(model) : Promise.resolve(model);
+    const chat = await resolved;
+    const response = await chat.invoke([new SystemMessage(system), new HumanMessage(prompt)], {
+      tags: [SUMMARY_RUN_TAG],
+      ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+    });
+    return textOf(response);
+  };
+}
+
+function textOf(response: unknown): string {
+  if (response === null || typeof response !== 'object') return typeof response === 'string' ? response : '';
+  const record = response as { text?: unknown; content?: unknown };
+  if (typeof record.text === 'string') return record.text;
+  if (typeof record.content === 'string') return record.content;
+  if (Array.isArray(record.content)) {
+    return record.content
+      .map((block) =>
+        block && typeof block === 'object' && typeof block.text === 'string' ? block.text : '',
+      )
+      .join('');
+  }
+  return '';
+}
