@@ -393,6 +393,33 @@ describe('compactMessages: parts it does not understand', () => {
   });
 });
 
+describe('compactMessages: the newest tool result on the last overflow attempt', () => {
+  it('is shortened head + tail when nothing else is left to shrink', async () => {
+    const messages: Message[] = deepFreeze([
+      { role: 'user', content: 'Fetch the page.' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'f', toolName: 'fetch', input: { url: 'https://x.example' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'f', toolName: 'fetch', content: 'word '.repeat(40_000) },
+        ],
+      },
+    ]);
+    const result = await compactMessages(messages, { overflowAttempt: 4 });
+    const part = (result.messages.at(-1)!.content as readonly ToolResultPart[])[0]!;
+    expect(part.toolCallId).toBe('f');
+    expect((part.content as string).length).toBeLessThanOrEqual(2_000);
+    expect(part.content as string).toMatch(/\.\.\. \[truncated: \d+ chars removed\] \.\.\./);
+    expect(part.isError).toBeUndefined();
+    assertToolPairsIntact(result.messages);
+  });
+});
+
 describe('compactMessages: options', () => {
   it('rejects bad options with the option named', async () => {
     await expect(compactMessages([], { contextWindow: -5 })).rejects.toThrow(InvalidConfigError);
@@ -450,6 +477,8 @@ describe('compactMessages: properties', () => {
           const kept = result.messages.filter((message) => messages.includes(message));
           const positions = kept.map((message) => messages.indexOf(message));
           expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+          // A conversation that began with the user still begins with a user message (Anthropic).
+          expect(result.messages.find((message) => message.role !== 'system')?.role).toBe('user');
           // Fits whenever the last message group alone does.
           const last = estimator.countMessages(messages.slice(-1));
           if (last < contextWindow * 0.3) expect(result.tokensAfter).toBeLessThan(contextWindow * 0.95);

@@ -67,11 +67,16 @@ export function stateMatches(messages: readonly Message[], state: CompactionStat
   return covered.length === state.coveredCount && hashMessages(covered) === state.coveredHash;
 }
 
+/** The user message put before a compacted conversation that would otherwise open with the assistant. */
+export const CONTINUATION_TEXT = '[Continuing the conversation summarized above.]';
+
 /**
  * The request with the covered prefix replaced by the summary message: `[summary, ...system, note,
  * ...rest]` (placement `system`) or `[...system, summary, note, ...rest]` (placement `user`). The
- * note (what an emergency drop left behind) is a user message, so the conversation after it may
- * begin with either role.
+ * note (what an emergency drop left behind) is a user message. When the conversation started with a
+ * user message but what follows the summary starts with the assistant, a short user message
+ * (`CONTINUATION_TEXT`) goes first: some providers (Anthropic) require the first turn to be the
+ * user's.
  */
 export function assembleRequest({
   layout,
@@ -87,9 +92,24 @@ export function assembleRequest({
   rest?: readonly Message[];
 }): Message[] {
   const summary = summaryMessage(summaries, placement);
-  const head: Message[] = note === undefined ? [] : [{ role: 'user', content: note }];
+  const head: Message[] = [];
+  if (note !== undefined) head.push({ role: 'user', content: note });
+  else if (needsContinuation(layout, rest, summary)) head.push({ role: 'user', content: CONTINUATION_TEXT });
   if (summary === undefined) return [...layout.system, ...head, ...rest];
   return placement === 'system'
     ? [summary, ...layout.system, ...head, ...rest]
     : [...layout.system, summary, ...head, ...rest];
+}
+
+function needsContinuation(
+  layout: ConversationLayout,
+  rest: readonly Message[],
+  summary: Message | undefined,
+): boolean {
+  if (summary?.role === 'user') return false;
+  const first = rest.find((message) => message.role !== 'system');
+  const originalFirst = layout.covered[0] ?? first;
+  return (
+    first !== undefined && first !== originalFirst && first.role !== 'user' && originalFirst?.role === 'user'
+  );
 }

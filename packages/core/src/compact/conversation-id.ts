@@ -10,9 +10,18 @@ const IDENTIFYING_MESSAGES = 2;
  * prefix hash keeps one from ever receiving the other's summary.
  */
 export function deriveConversationId(messages: readonly Message[]): string {
-  const leadingSystem = messages
-    .filter((message, index) => message.role === 'system' && index < 8)
-    .slice(0, 1);
-  const firstTurns = messages.filter((message) => message.role !== 'system').slice(0, IDENTIFYING_MESSAGES);
-  return `derived:${hashMessages([...leadingSystem, ...firstTurns])}`;
+  const identifying: Message[] = [];
+  let system: Message | undefined;
+  let turns = 0;
+  // Only the head of the conversation matters: stop as soon as it is read.
+  for (let index = 0; index < messages.length && turns < IDENTIFYING_MESSAGES; index++) {
+    const message = messages[index]!;
+    if (message.role === 'system') {
+      if (system === undefined && index < 8) system = message;
+    } else {
+      identifying.push(message);
+      turns++;
+    }
+  }
+  return `derived:${hashMessages(system === undefined ? identifying : [system, ...identifying])}`;
 }

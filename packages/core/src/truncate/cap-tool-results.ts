@@ -53,11 +53,13 @@ export function capToolResults(
   const records: TruncationRecord[] = [];
   const output = messages.map((message, messageIndex) => {
     if (message == null || !Array.isArray(message.content)) return message;
-    const replacements = new Map<number, MessagePart>();
+    // Allocated only when a part changes: this runs over every message on every request.
+    let replacements: Map<number, MessagePart> | undefined;
     message.content.forEach((part, partIndex) => {
       if (part?.type !== 'tool-result') return;
       const limited = limitToolResultText(part, limitFor(part.toolName), truncate);
       if (limited === part) return;
+      replacements ??= new Map();
       replacements.set(partIndex, limited);
       records.push({
         kind: 'tool-result',
@@ -68,7 +70,7 @@ export function capToolResults(
         charsAfter: toolResultTextLength(limited),
       });
     });
-    return replaceParts(message, replacements);
+    return replacements === undefined ? message : replaceParts(message, replacements);
   });
   return { messages: output, records };
 }
