@@ -1,0 +1,403 @@
+import {
+  type CompactionEvent,
+  type CompactionEventHandler,
+  type Compactor,
+  ContextOverflowError,
+  createCompactor,
+  deriveConversationId,
+  extractiveSummarizer,
+  InvalidConfigError,
+  isContextOverflowError,
+  type Message,
+  type PrepareResult,
+  type Summarizer,
+  TOOL_RESULT_MAX_CHARS,
+} from '@spillway/core';
+import { readSpillwayCallOptions } from './call/spillway-call-options';
+import type { CompactionMiddlewareOptions } from './compaction-middleware-options';
+import { fromNeutralMessages, type PromptVersion } from './prompt/from-neutral-messages';
+import { createPromptConverter } from './prompt/prompt-converter';
+import { repairPrompt } from './prompt/repair-prompt';
+import type { SdkMessage, SdkPrompt } from './prompt/sdk-prompt';
+import { isLanguageModel, type LanguageModelLike } from './summarize/language-model-like';
+import { languageModelSummarizer } from './summarize/language-model-summarizer';
+
+/** The call parameters the middleware reads: the V3 and V4 call options both fit. */
+export interface CallParamsLike {
+  readonly prompt: readonly unknown[];
+  readonly providerOptions?: unknown;
+  readonly tools?: unknown;
+  readonly responseFormat?: unknown;
+  readonly abortSignal?: AbortSignal;
+}
+
+/**
+ * The middleware: a `LanguageModelMiddleware` for `wrapLanguageModel` in ai 6 (V3) and ai 7 (V4),
+ * plus the engine behind it and an event subscription for UIs.
+ */
+export interface CompactionMiddleware {
+  readonly specificationVersion: 'v3';
+  /** Rewrites the prompt: capped tool results, the stored summary, compaction when needed. */
+  transformParams<Params extends CallParamsLike>(options: {
+    type: 'generate' | 'stream';
+    params: Params;
+    model: LanguageModelLike<Params>;
+  }): Promise<Params>;
+  /** Calibrates from usage, starts background compaction, recovers from overflow errors. */
+  wrapGenerate<Params extends CallParamsLike, GenerateResult, StreamResult>(options: {
+    doGenerate: () => PromiseLike<GenerateResult>;
+    doStream: () => PromiseLike<StreamResult>;
+    params: Params;
+    model: LanguageModelLike<Params, GenerateResult, StreamResult>;
+  }): Promise<GenerateResult>;
+  /** As `wrapGenerate`; background compaction starts when the stream has finished. */
+  wrapStream<Params extends CallParamsLike, GenerateResult, StreamResult>(options: {
+    doGenerate: () => PromiseLike<GenerateResult>;
+    doStream: () => PromiseLike<StreamResult>;
+    params: Params;
+    model: LanguageModelLike<Params, GenerateResult, StreamResult>;
+  }): Promise<StreamResult>;
+  /** The engine (store, calibration, single-flight). `compactor.idle()` waits for background work. */
+  readonly compactor: Compactor;
+  /** Adds an event listener (e.g. `forwardCompactionEvents`); returns the function that removes it. */
+  subscribe(listener: CompactionEventHandler): () => void;
+}
+
+interface CallContext {
+  messages: Message[];
+  /** `messages` before the storage-time cap. */
+  uncapped: readonly Message[];
+  conversationId: string;
+  modelId: string;
+  contextWindow: number | undefined;
+  overheadTokens: number;
+  estimatedTokens: number;
+  version: PromptVersion;
+  /** The caller's SDK message for each unchanged neutral message (computed when first needed). */
+  current: () => ReadonlyMap<Message, SdkMessage>;
+  original: SdkPrompt;
+}
+
+/**
+ * Keeps long AI SDK conversations inside the model's context window. Add it with
+ * `wrapLanguageModel` and forget about it: `generateText`, `streamText` and agents keep working
+ * however long the conversation gets.
+ *
+ * @example
+ * const model = wrapLanguageModel({ model: openai('gpt-4o'), middleware: compactionMiddleware() });
+ * const result = streamText({ model, messages, providerOptions: { spillway: { conversationId } } });
+ *
+ * @throws {InvalidConfigError} for a bad option.
+ */
+export function compactionMiddleware({
+  summarizer,
+  conversationId: resolveConversationId,
+  onEvent,
+  waitUntil,
+  onContextUsage,
+  maxOverflowRetries = 4,
+  ...engineOptions
+}: CompactionMiddlewareOptions = {}): CompactionMiddleware {
+  if (!Number.isInteger(maxOverflowRetries) || maxOverflowRetries < 0) {
+    throw new InvalidConfigError({
+      option: 'maxOverflowRetries',
+      value: maxOverflowRetries,
+      message: 'must be an integer >= 0',
+    });
+  }
+  if (waitUntil !== undefined && typeof waitUntil !== 'function') {
+    throw new InvalidConfigError({ option: 'waitUntil', value: waitUntil, message: 'must be a function' });
+  }
+  let lastModel: LanguageModelLike | undefined;
+  const listeners = new Set<CompactionEventHandler>();
+  const emit = (event: CompactionEvent) => {
+    for (const listener of [onEvent, ...listeners]) {
+      try {
+        listener?.(event);
+      } catch {
+        // A listener must never break a request.
+      }
+    }
+  };
+  const compactor = createCompactor({
+    ...engineOptions,
+    summarizer: resolveSummarizer(summarizer, () => lastModel),
+    onEvent: emit,
+  });
+  const converter = createPromptConverter({
+    toolResultMaxChars: engineOptions.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS,
+    toolResultLimits: engineOptions.toolResultLimits ?? {},
+  });
+  const contexts = new WeakMap<object, CallContext>();
+  const overheadMemo = new WeakMap<object, number>();
+
+  const overheadOf = (params: CallParamsLike): number => {
+    let tokens = 0;
+    for (const value of [params.tools, params.responseFormat]) {
+      if (typeof value !== 'object' || value === null) continue;
+      let count = overheadMemo.get(value);
+      if (count === undefined) {
+        count = compactor.estimator.countText(safeJson(value));
+        overheadMemo.set(value, count);
+      }
+      tokens += count;
+    }
+    return tokens;
+  };
+
+  const build = (
+    messages: readonly Message[],
+    context: Pick<CallContext, 'version' | 'current' | 'original'>,
+  ) =>
+    repairPrompt(
+      fromNeutralMessages(messages, { version: context.version, current: context.current() }),
+      context.original,
+    );
+
+  const reportUsage = (context: CallContext, prepared: PrepareResult, overflowAttempt: number) => {
+    if (onContextUsage === undefined) return;
+    try {
+      const { estimator } = compactor;
+      const uncapped = estimator.countMessages(context.uncapped) + context.overheadTokens;
+      onContextUsage({
+        conversationId: context.conversationId,
+        contextWindow: context.contextWindow,
+        tokensBefore: estimator.calibrated(uncapped, context.modelId),
+        tokensAfter: prepared.tokensAfter,
+        actions: prepared.actions,
+        overflowAttempt,
+      });
+    } catch {
+      // A listener must never break a request.
+    }
+  };
+
+  const afterResponse = (context: CallContext, usage: unknown) => {
+    const { inputTokens, outputTokens } = readUsage(usage);
+    const work = compactor.afterResponse(context.messages, {
+      conversationId: context.conversationId,
+      model: context.modelId,
+      contextWindow: context.contextWindow,
+      inputTokens,
+      estimatedTokens: context.estimatedTokens,
+      responseTokens: outputTokens ?? 0,
+      overheadTokens: context.overheadTokens,
+    });
+    waitUntil?.(work);
+  };
+
+  const retry = async <Params extends CallParamsLike, Result>(
+    error: unknown,
+    context: CallContext,
+    params: Params,
+    call: (params: Params) => PromiseLike<Result>,
+  ): Promise<{ result: Awaited<Result>; context: CallContext }> => {
+    let lastError = error;
+    let tokenCount: number | undefined;
+    for (let attempt = 1; attempt <= maxOverflowRetries; attempt++) {
+      if (params.abortSignal?.aborted) throw lastError;
+      const prepared = await compactor.prepare(context.messages, {
+        conversationId: context.conversationId,
+        model: context.modelId,
+        contextWindow: context.contextWindow,
+        overheadTokens: context.overheadTokens,
+        overflowAttempt: attempt,
+        abortSignal: params.abortSignal,
+      });
+      tokenCount = prepared.tokensAfter;
+      reportUsage(context, prepared, attempt);
+      const retryParams = { ...params, prompt: build(prepared.messages, context) };
+      try {
+        const result = await call(retryParams);
+        return { result, context: { ...context, estimatedTokens: prepared.estimatedTokens } };
+      } catch (retryError) {
+        if (!isContextOverflowError(retryError)) throw retryError;
+        lastError = retryError;
+      }
+    }
+    throw new ContextOverflowError({ tokenCount, contextWindow: context.contextWindow, cause: lastError });
+  };
+
+  return {
+    specificationVersion: 'v3',
+    compactor,
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+
+    async transformParams({ params: received, model }) {
+      const { options: callOptions, params } = readSpillwayCallOptions(received);
+      if (callOptions.disabled || !Array.isArray(params.prompt)) return params;
+      lastModel = model as LanguageModelLike;
+      const original = params.prompt as SdkPrompt;
+      const version: PromptVersion = model.specificationVersion === 'v4' ? 'v4' : 'v3';
+      try {
+        const converted = converter.convert(original);
+        const overheadTokens = overheadOf(params);
+        const prepared = await compactor.prepare(converted.messages, {
+          conversationId:
+            callOptions.conversationId ??
+            resolveConversationId?.({ params, model }) ??
+            deriveConversationId(identifyingPrefix(converted.messages)),
+          model: model.modelId,
+          contextWindow: engineOptions.contextWindow,
+          overheadTokens,
+          abortSignal: params.abortSignal,
+        });
+        if (converted.records.length > 0) {
+          emit({ type: 'truncation', conversationId: prepared.conversationId, records: converted.records });
+        }
+        // Nothing changed (the common case under the thresholds): the caller's prompt goes down as is.
+        const unchanged =
+          prepared.messages.length === converted.messages.length &&
+          prepared.messages.every(
+            (message, index) => message === converted.messages[index] && converted.unchanged[index],
+          );
+        const context: CallContext = {
+          messages: converted.messages,
+          uncapped: converted.uncapped,
+          conversationId: prepared.conversationId,
+          modelId: model.modelId,
+          contextWindow: prepared.contextWindow,
+          overheadTokens,
+          estimatedTokens: prepared.estimatedTokens,
+          version,
+          current: once(converted.current),
+          original,
+        };
+        reportUsage(context, prepared, 0);
+        const transformed = { ...params, prompt: unchanged ? original : build(prepared.messages, context) };
+        contexts.set(transformed, context);
+        return transformed;
+      } catch (error) {
+        if (params.abortSignal?.aborted) throw error;
+        // Compaction must never be the reason a call fails: send the conversation as it is.
+        emit({
+          type: 'compaction-failed',
+          conversationId: 'unknown',
+          reason: 'threshold',
+          error,
+          fallback: 'none',
+        });
+        return params;
+      }
+    },
+
+    async wrapGenerate({ doGenerate, params, model }) {
+      const context = contexts.get(params);
+      if (context === undefined) return doGenerate();
+      let sent = context;
+      let result: Awaited<ReturnType<typeof doGenerate>>;
+      try {
+        result = await doGenerate();
+      } catch (error) {
+        if (!isContextOverflowError(error)) throw error;
+        ({ result, context: sent } = await retry(error, context, params, (retryParams) =>
+          model.doGenerate(retryParams),
+        ));
+      }
+      afterResponse(sent, (result as { usage?: unknown }).usage);
+      return result;
+    },
+
+    async wrapStream({ doStream, params, model }) {
+      const context = contexts.get(params);
+      if (context === undefined) return doStream();
+      let sent = context;
+      let result: Awaited<ReturnType<typeof doStream>>;
+      try {
+        result = await doStream();
+      } catch (error) {
+        if (!isContextOverflowError(error)) throw error;
+        ({ result, context: sent } = await retry(error, context, params, (retryParams) =>
+          model.doStream(retryParams),
+        ));
+      }
+      const { stream } = result as { stream?: ReadableStream<{ type: string; usage?: unknown }> };
+      if (!(stream instanceof ReadableStream)) return result;
+      let usage: unknown;
+      let finished = false;
+      const watched = stream.pipeThrough(
+        new TransformStream<{ type: string; usage?: unknown }, { type: string; usage?: unknown }>({
+          transform(chunk, controller) {
+            if (chunk?.type === 'finish') {
+              usage = chunk.usage;
+              finished = true;
+            }
+            controller.enqueue(chunk);
+          },
+          flush() {
+            // The stream has ended: start background work without holding the stream open.
+            if (finished) afterResponse(sent, usage);
+          },
+        }),
+      );
+      return { ...(result as object), stream: watched } as typeof result;
+    },
+  };
+}
+
+function resolveSummarizer(
+  summarizer: CompactionMiddlewareOptions['summarizer'],
+  wrappedModel: () => LanguageModelLike | undefined,
+): Summarizer {
+  if (summarizer === undefined) return languageModelSummarizer({ model: wrappedModel });
+  if (summarizer === 'extractive') return extractiveSummarizer;
+  if (isLanguageModel(summarizer)) return languageModelSummarizer({ model: summarizer });
+  if (typeof summarizer === 'function') return summarizer;
+  throw new InvalidConfigError({
+    option: 'summarizer',
+    value: summarizer,
+    message: "must be a language model, a function or 'extractive'",
+  });
+}
+
+/** Reads V3/V4 usage (`{ inputTokens: { total } }`) and older flat usage (`{ inputTokens: n }`). */
+function readUsage(usage: unknown): { inputTokens?: number; outputTokens?: number } {
+  if (typeof usage !== 'object' || usage === null) return {};
+  const record = usage as { inputTokens?: unknown; outputTokens?: unknown };
+  return { inputTokens: total(record.inputTokens), outputTokens: total(record.outputTokens) };
+}
+
+function total(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'object' && value !== null) {
+    const inner = (value as { total?: unknown }).total;
+    if (typeof inner === 'number' && Number.isFinite(inner)) return inner;
+  }
+  return undefined;
+}
+
+/**
+ * The leading messages `deriveConversationId` reads (the first system message among the first 8,
+ * the first two other messages), so deriving the key costs O(1) instead of O(conversation).
+ */
+function identifyingPrefix(messages: readonly Message[]): readonly Message[] {
+  let others = 0;
+  let end = 0;
+  while (end < messages.length && (end < 8 || others < 2)) {
+    if (messages[end]!.role !== 'system') others++;
+    end++;
+  }
+  return messages.slice(0, end);
+}
+
+function once<T>(compute: () => T): () => T {
+  let value: { result: T } | undefined;
+  return () => {
+    value ??= { result: compute() };
+    return value.result;
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}

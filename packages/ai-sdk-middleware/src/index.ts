@@ -1,0 +1,24 @@
+// The public surface of @spillway/ai-sdk-middleware. Adding a line here is an API decision.
+
+export type { SpillwayCallOptions } from './call/spillway-call-options';
+export {
+  type CallParamsLike,
+  type CompactionMiddleware,
+  compactionMiddleware,
+} from './compaction-middleware';
+export type {
+  CompactionMiddlewareOptions,
+  ContextUsage,
+  ConversationIdInput,
+} from './compaction-middleware-options';
+export type { LanguageModelLike } from './summarize/language-model-like';
+export {
+  type LanguageModelSummarizerOptions,
+  languageModelSummarizer,
+} from './summarize/language-model-summarizer';
+export {
+  type CompactionDataPart,
+  type CompactionStatus,
+  compactionDataPart,
+} from './ui/compaction-data-part';
+export { type ForwardCompactionEventsOptions, forwardCompactionEvents } from './ui/forward-compaction-events';

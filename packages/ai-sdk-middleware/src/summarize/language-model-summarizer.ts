@@ -1,0 +1,45 @@
+import { InvalidConfigError, type Summarizer } from '@spillway/core';
+import type { LanguageModelLike } from './language-model-like';
+
+/** Options of {@link languageModelSummarizer}. */
+export interface LanguageModelSummarizerOptions {
+  /** The model that writes summaries (V3 or V4), or a function returning it per call. */
+  model: LanguageModelLike | (() => LanguageModelLike | undefined);
+  /**
+   * Output budget of one summary call, in tokens.
+   * @default 4096
+   */
+  maxOutputTokens?: number;
+}
+
+/**
+ * A `Summarizer` that calls an AI SDK language model directly (`doGenerate`, no middleware in
+ * between, so summarizing never re-enters compaction). Works with V3 and V4 models.
+ */
+export function languageModelSummarizer({
+  model,
+  maxOutputTokens = 4096,
+}: LanguageModelSummarizerOptions): Summarizer {
+  return async ({ system, prompt, abortSignal }) => {
+    const target = typeof model === 'function' ? model() : model;
+    if (target === undefined) {
+      throw new InvalidConfigError({
+        option: 'summarizer',
+        value: undefined,
+        message: 'no model to summarize with yet',
+      });
+    }
+    const result = (await target.doGenerate({
+      prompt: [
+        { role: 'system', content: system },
+        { role: 'user', content: [{ type: 'text', text: prompt }] },
+      ],
+      maxOutputTokens,
+      abortSignal,
+    })) as { content?: readonly { type: string; text?: string }[] };
+    return (result.content ?? [])
+      .filter((part) => part.type === 'text' && typeof part.text === 'string')
+      .map((part) => part.text)
+      .join('');
+  };
+}

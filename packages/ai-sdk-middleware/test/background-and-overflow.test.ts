@@ -1,0 +1,204 @@
+import type { CompactionEvent } from '@spillway/core';
+import { describe, expect, it } from 'vitest';
+import { compactionMiddleware } from '../src/index';
+import { agentTurn } from './conversation';
+import { promptTokens } from './measure';
+import { openAiOverflowError, sdks, textChunks, textResult } from './sdk';
+
+/** A promise with its resolve function outside. */
+function gate() {
+  let open: () => void = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) => {
+  /** The model behind a middleware that only caps tool results (a window too large to compact). */
+  // biome-ignore lint/suspicious/noExplicitAny: a mock of either version
+  const probeModel = (model: any) =>
+    sdk.wrapLanguageModel({
+      model,
+      middleware: compactionMiddleware({ contextWindow: 1e9, summarizer: 'extractive' }),
+    });
+
+  it('ends the stream before background compaction finishes, and applies its summary next call', async () => {
+    const history: unknown[] = [];
+    for (let turn = 1; turn <= 12; turn++) history.push(...agentTurn(sdk, turn));
+    // Measure the prompt once, then choose a window the conversation fills to 82%: over the
+    // background threshold (0.80), under the compact one (0.85).
+    const probe = sdk.createMockModel({ doGenerate: textResult('ok', 1) });
+    await sdk.generateText({ model: probeModel(probe), system: 'Agent.', messages: history });
+    const window = Math.ceil(promptTokens(probe.doGenerateCalls[0].prompt) / 0.82);
+
+    const summarizerGate = gate();
+    let summarizerCalls = 0;
+    const events: CompactionEvent[] = [];
+    const kept: Promise<unknown>[] = [];
+    const middleware = compactionMiddleware({
+      contextWindow: window,
+      auditIdentifiers: false,
+      waitUntil: (promise) => kept.push(promise),
+      summarizer: async () => {
+        summarizerCalls++;
+        await summarizerGate.promise;
+        return 'The user and the agent reviewed modules 1 to 8.';
+      },
+      onEvent: (event) => events.push(event),
+    });
+    const model = sdk.createMockModel({
+      // biome-ignore lint/suspicious/noExplicitAny: call options of either version
+      doStream: async (options: any) => ({
+        stream: sdk.simulateReadableStream({
+          chunks: textChunks('streamed answer', promptTokens(options.prompt)),
+        }),
+      }),
+    });
+    const wrapped = sdk.wrapLanguageModel({ model, middleware });
+    const providerOptions = { spillway: { conversationId: 'bg' } };
+
+    const result = sdk.streamText({ model: wrapped, system: 'Agent.', messages: history, providerOptions });
+    expect(await result.text).toBe('streamed answer');
+    // The stream is over while the summarizer is still held: compaction did not delay it.
+    expect(middleware.compactor.isCompacting('bg')).toBe(true);
+    expect(await middleware.compactor.store.get('bg')).toBeUndefined();
+    expect(events.some((event) => event.type === 'compaction-end')).toBe(false);
+
+    // The background work was handed to waitUntil (what keeps it alive on serverless hosts).
+    expect(kept).toHaveLength(1);
+    summarizerGate.open();
+    await Promise.all(kept);
+    expect(middleware.compactor.isCompacting('bg')).toBe(false);
+    expect(summarizerCalls).toBe(1);
+    expect(events.find((event) => event.type === 'compaction-end')).toMatchObject({ reason: 'background' });
+
+    const next = sdk.streamText({
+      model: wrapped,
+      system: 'Agent.',
+      messages: [...history, { role: 'user', content: 'And now?' }],
+      providerOptions,
+    });
+    await next.consumeStream();
+    const prompt = model.doStreamCalls[1].prompt;
+    expect(prompt[0].content).toContain('The user and the agent reviewed modules 1 to 8.');
+    expect(prompt.length).toBeLessThan(model.doStreamCalls[0].prompt.length);
+    expect(summarizerCalls).toBe(1);
+  });
+
+  it('recovers from a provider overflow error with compaction and one retry', async () => {
+    const history: unknown[] = [];
+    for (let turn = 1; turn <= 16; turn++) history.push(...agentTurn(sdk, turn));
+    const probe = sdk.createMockModel({ doGenerate: textResult('ok', 1) });
+    await sdk.generateText({ model: probeModel(probe), messages: history });
+    const full = promptTokens(probe.doGenerateCalls[0].prompt);
+    const hiddenLimit = Math.floor(full * 0.7);
+
+    const events: CompactionEvent[] = [];
+    const model = sdk.createMockModel({
+      modelId: 'unknown-model-without-a-window',
+      // biome-ignore lint/suspicious/noExplicitAny: call options of either version
+      doGenerate: async (options: any) => {
+        if (promptTokens(options.prompt) > hiddenLimit) throw openAiOverflowError(sdk);
+        return textResult('recovered', 100);
+      },
+    });
+    const middleware = compactionMiddleware({
+      summarizer: 'extractive',
+      onEvent: (event) => events.push(event),
+    });
+    const result = await sdk.generateText({
+      model: sdk.wrapLanguageModel({ model, middleware }),
+      messages: history,
+      maxRetries: 0,
+    });
+    expect(result.text).toBe('recovered');
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect(promptTokens(model.doGenerateCalls[1].prompt)).toBeLessThanOrEqual(hiddenLimit);
+    expect(events.filter((event) => event.type === 'overflow-retry')).toEqual([
+      expect.objectContaining({ type: 'overflow-retry', attempt: 1 }),
+    ]);
+    // The latest user request is still there, verbatim.
+    const lastUser = model.doGenerateCalls[1].prompt
+      .filter((message: { role: string }) => message.role === 'user')
+      .at(-1);
+    expect(JSON.stringify(lastUser)).toContain('Turn 16: please look at src/module-16.ts');
+  });
+
+  it('surfaces a ContextOverflowError with the provider error as cause when retries run out', async () => {
+    const model = sdk.createMockModel({
+      doGenerate: async () => {
+        throw openAiOverflowError(sdk);
+      },
+    });
+    const middleware = compactionMiddleware({ summarizer: 'extractive', maxOverflowRetries: 2 });
+    const error = await sdk
+      .generateText({ model: sdk.wrapLanguageModel({ model, middleware }), prompt: 'hello', maxRetries: 0 })
+      .catch((caught: unknown) => caught);
+    expect((error as Error).name).toBe('ContextOverflowError');
+    expect(((error as Error).cause as Error).message).toContain('maximum context length');
+    expect(model.doGenerateCalls).toHaveLength(3);
+  });
+
+  it('never loses the conversation when the summarizer fails', async () => {
+    const history: unknown[] = [];
+    for (let turn = 1; turn <= 30; turn++) history.push(...agentTurn(sdk, turn));
+    const events: CompactionEvent[] = [];
+    const model = sdk.createMockModel({ doGenerate: textResult('still here', 100) });
+    const middleware = compactionMiddleware({
+      contextWindow: 15_000,
+      summarizer: async () => {
+        throw new Error('summarizer is down');
+      },
+      onEvent: (event) => events.push(event),
+    });
+    const wrapped = sdk.wrapLanguageModel({ model, middleware });
+    const result = await sdk.generateText({ model: wrapped, messages: history });
+    expect(result.text).toBe('still here');
+    expect(
+      events.some((event) => event.type === 'compaction-failed' && event.fallback === 'drop-oldest'),
+    ).toBe(true);
+    expect(promptTokens(model.doGenerateCalls[0].prompt)).toBeLessThan(15_000);
+    // Nothing was stored: the next call starts from the full conversation again.
+    const stored = await middleware.compactor.store.get(events[0]!.conversationId);
+    expect(stored).toBeUndefined();
+    // The newest turn went down verbatim.
+    expect(JSON.stringify(model.doGenerateCalls[0].prompt.at(-1))).toContain('call-30');
+    expect(history).toHaveLength(90);
+  });
+
+  it('summarizes with the wrapped model by default, called directly (never through the middleware)', async () => {
+    const history: unknown[] = [];
+    for (let turn = 1; turn <= 14; turn++) history.push(...agentTurn(sdk, turn));
+    const model = sdk.createMockModel({
+      // biome-ignore lint/suspicious/noExplicitAny: call options of either version
+      doGenerate: async (options: any) => {
+        const isSummaryCall =
+          options.prompt.length === 2 && String(options.prompt[1].content[0]?.text).includes('<transcript>');
+        return textResult(
+          isSummaryCall ? 'MODEL-WRITTEN SUMMARY of turns 1 and on: src/module-1.ts' : 'answer',
+          100,
+        );
+      },
+    });
+    const middleware = compactionMiddleware({ contextWindow: 12_000, auditIdentifiers: false });
+    const wrapped = sdk.wrapLanguageModel({ model, middleware });
+    await sdk.generateText({
+      model: wrapped,
+      messages: history,
+      providerOptions: { spillway: { conversationId: 'm' } },
+    });
+    await middleware.compactor.idle();
+    const summaryCalls = model.doGenerateCalls.filter((call) => call.prompt.length === 2);
+    expect(summaryCalls.length).toBeGreaterThanOrEqual(1);
+    // The summary request is the engine's own: its instructions as system prompt, no spillway key.
+    expect(summaryCalls[0].prompt[0].role).toBe('system');
+    expect(summaryCalls[0].providerOptions?.spillway).toBeUndefined();
+    await sdk.generateText({
+      model: wrapped,
+      messages: [...history, { role: 'user', content: 'next' }],
+      providerOptions: { spillway: { conversationId: 'm' } },
+    });
+    expect(JSON.stringify(model.doGenerateCalls.at(-1).prompt[0])).toContain('MODEL-WRITTEN SUMMARY');
+  });
+});

@@ -1,0 +1,310 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: one test body drives two SDK generations and their providers
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import type { CompactionEvent } from '@spillway/core';
+import * as ai6 from 'ai';
+import * as ai7 from 'ai7';
+import { createAnthropic as createAnthropic3 } from 'anthropic3';
+import { createOpenAI as createOpenAI3 } from 'openai3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compactionMiddleware } from '../../src/index';
+import { agentTurn } from '../conversation';
+import { type Sdk, sdks } from '../sdk';
+import { type RecordedRequest, type Reply, startLoopbackServer } from './loopback-server';
+
+const SYSTEM = 'You are a coding agent.';
+
+interface Setup {
+  name: string;
+  sdk: Sdk;
+  generateText: (options: any) => Promise<any>;
+  wrapLanguageModel: (options: any) => any;
+  createGateway: (options: any) => (id: string) => any;
+  createOpenAI: (options: any) => { chat: (id: string) => any };
+  createAnthropic: (options: any) => (id: string) => any;
+}
+
+/** Each SDK with the provider packages of its generation (V3 for ai 6, V4 for ai 7). */
+const setups: Setup[] = [
+  {
+    name: 'ai 6 + @ai-sdk/openai 3 + @ai-sdk/anthropic 3',
+    sdk: sdks.find((sdk) => sdk.version === 'v3')!,
+    generateText: ai6.generateText,
+    wrapLanguageModel: ai6.wrapLanguageModel,
+    createGateway: ai6.createGateway,
+    createOpenAI: createOpenAI3,
+    createAnthropic: createAnthropic3,
+  },
+  {
+    name: 'ai 7 + @ai-sdk/openai 4 + @ai-sdk/anthropic 4',
+    sdk: sdks.find((sdk) => sdk.version === 'v4')!,
+    generateText: ai7.generateText,
+    wrapLanguageModel: ai7.wrapLanguageModel,
+    createGateway: ai7.createGateway,
+    createOpenAI: createOpenAI,
+    createAnthropic: createAnthropic,
+  },
+];
+
+function conversation(sdk: Sdk, turns: number): never[] {
+  const messages: unknown[] = [];
+  for (let turn = 1; turn <= turns; turn++) {
+    messages.push(...agentTurn(sdk, turn));
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: `Turn ${turn} done.` }] });
+  }
+  messages.push({ role: 'user', content: 'What should we do next?' });
+  return messages as never[];
+}
+
+const openAiOk = (input: number): Reply => ({
+  status: 200,
+  body: {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: 'gpt-4o',
+    choices: [
+      { index: 0, message: { role: 'assistant', content: 'Next: run the tests.' }, finish_reason: 'stop' },
+    ],
+    usage: { prompt_tokens: input, completion_tokens: 6, total_tokens: input + 6 },
+  },
+});
+
+const openAiTooLong: Reply = {
+  status: 400,
+  body: {
+    error: {
+      message:
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
+      type: 'invalid_request_error',
+      param: 'messages',
+      code: 'context_length_exceeded',
+    },
+  },
+};
+
+const anthropicOk = (input: number): Reply => ({
+  status: 200,
+  body: {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5',
+    content: [{ type: 'text', text: 'Next: run the tests.' }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: input, output_tokens: 6 },
+  },
+});
+
+const anthropicTooLong: Reply = {
+  status: 400,
+  body: {
+    type: 'error',
+    error: { type: 'invalid_request_error', message: 'prompt is too long: 215873 tokens > 200000 maximum' },
+  },
+};
+
+/** OpenAI chat: every tool message answers a call of the assistant message before it. */
+function assertValidOpenAiChat(body: RecordedRequest['body']) {
+  const messages = body.messages as {
+    role: string;
+    content: unknown;
+    tool_calls?: { id: string }[];
+    tool_call_id?: string;
+  }[];
+  let open = new Set<string>();
+  for (const message of messages) {
+    if (message.role === 'assistant') open = new Set((message.tool_calls ?? []).map((call) => call.id));
+    else if (message.role === 'tool') expect(open.has(message.tool_call_id!)).toBe(true);
+    else open = new Set();
+    if (message.role !== 'assistant')
+      expect(message.content === '' || message.content === undefined).toBe(false);
+  }
+}
+
+/** Anthropic: starts with a user turn; each tool_use is answered by a tool_result in the next message. */
+function assertValidAnthropic(body: RecordedRequest['body']) {
+  const messages = body.messages as {
+    role: string;
+    content: { type: string; id?: string; tool_use_id?: string }[];
+  }[];
+  expect(messages[0]!.role).toBe('user');
+  messages.forEach((message, index) => {
+    expect(message.content.length).toBeGreaterThan(0);
+    if (index > 0) expect(message.role).not.toBe(messages[index - 1]!.role);
+    const uses = message.content.filter((part) => part.type === 'tool_use').map((part) => part.id);
+    if (uses.length === 0) return;
+    const results = new Set(
+      messages[index + 1]?.content
+        .filter((part) => part.type === 'tool_result')
+        .map((part) => part.tool_use_id),
+    );
+    for (const id of uses) expect(results.has(id)).toBe(true);
+  });
+  for (const message of messages) {
+    for (const part of message.content) {
+      if (part.type === 'tool_result') {
+        const call = messages
+          .flatMap((m) => m.content)
+          .find((candidate) => candidate.type === 'tool_use' && candidate.id === part.tool_use_id);
+        expect(call).toBeDefined();
+      }
+    }
+  }
+}
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+describe.each(setups)('real provider packages against a loopback server: $name', (setup) => {
+  const { generateText, wrapLanguageModel, createGateway, createOpenAI, createAnthropic } = setup;
+  it('@ai-sdk/openai: the compacted prompt is a valid chat request (calls before results, images and placeholders)', async () => {
+    const server = await startLoopbackServer(() => openAiOk(5_000));
+    close = server.close;
+    const provider = createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key' });
+    const middleware = compactionMiddleware({ contextWindow: 16_000, summarizer: 'extractive' });
+    const model = wrapLanguageModel({ model: provider.chat('gpt-4o'), middleware });
+    const providerOptions = { spillway: { conversationId: 'openai-1' } };
+    const messages = conversation(setup.sdk, 24);
+    const result = await generateText({ model, system: SYSTEM, messages, providerOptions });
+    expect(result.text).toBe('Next: run the tests.');
+    assertValidOpenAiChat(server.requests[0]!.body);
+    // The first response left the conversation over the background threshold: the summary made
+    // after it is in the next request.
+    await middleware.compactor.idle();
+    await generateText({
+      model,
+      system: SYSTEM,
+      messages: [...messages, ...result.response.messages, { role: 'user', content: 'Go on.' }],
+      providerOptions,
+    });
+    const body = server.requests[1]!.body;
+    assertValidOpenAiChat(body);
+    expect(JSON.stringify(body)).not.toContain('"spillway"');
+    expect(body.messages[0].role).toBe('system');
+    expect(body.messages[0].content).toMatch(/^Summary of the earlier conversation/);
+    expect(
+      body.messages.some(
+        (message: { role: string; content: unknown }) =>
+          message.role === 'system' && message.content === SYSTEM,
+      ),
+    ).toBe(true);
+    expect(body.messages.at(-1)).toEqual({ role: 'user', content: 'Go on.' });
+    expect(server.requests[1]!.bytes).toBeLessThan(server.requests[0]!.bytes);
+  });
+
+  it("@ai-sdk/openai: OpenAI's real context_length_exceeded body triggers compaction and one retry", async () => {
+    const server = await startLoopbackServer((request, index) =>
+      index === 0 ? openAiTooLong : openAiOk(request.bytes / 4),
+    );
+    close = server.close;
+    const provider = createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key' });
+    const events: CompactionEvent[] = [];
+    const middleware = compactionMiddleware({
+      summarizer: 'extractive',
+      onEvent: (event) => events.push(event),
+    });
+    const result = await generateText({
+      model: wrapLanguageModel({ model: provider.chat('gpt-4o'), middleware }),
+      system: SYSTEM,
+      messages: conversation(setup.sdk, 12),
+      maxRetries: 0,
+    });
+    expect(result.text).toBe('Next: run the tests.');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.bytes).toBeLessThan(server.requests[0]!.bytes / 2);
+    assertValidOpenAiChat(server.requests[1]!.body);
+    expect(events.filter((event) => event.type === 'overflow-retry')).toHaveLength(1);
+  });
+
+  it('@ai-sdk/anthropic: the compacted prompt is a valid messages request, images and placeholders encoded', async () => {
+    const server = await startLoopbackServer(() => anthropicOk(5_000));
+    close = server.close;
+    const provider = createAnthropic({ baseURL: server.baseURL, apiKey: 'test-key' });
+    const middleware = compactionMiddleware({ contextWindow: 16_000, summarizer: 'extractive' });
+    const model = wrapLanguageModel({ model: provider('claude-sonnet-4-5'), middleware });
+    const messages = conversation(setup.sdk, 24);
+    const result = await generateText({ model, system: SYSTEM, messages });
+    assertValidAnthropic(server.requests[0]!.body);
+    await middleware.compactor.idle();
+    await generateText({
+      model,
+      system: SYSTEM,
+      messages: [...messages, ...result.response.messages, { role: 'user', content: 'Go on.' }],
+    });
+    const body = server.requests[1]!.body;
+    assertValidAnthropic(body);
+    // The summary and the original system prompt both reach Anthropic's top-level system.
+    const system = JSON.stringify(body.system);
+    expect(system).toContain('Summary of the earlier conversation');
+    expect(system).toContain(SYSTEM);
+    const text = JSON.stringify(body.messages);
+    // Recent screenshots are real base64 images; older ones are text placeholders.
+    expect(text).toMatch(/"type":"image","source":\{"type":"base64","media_type":"image\/png"/);
+    expect(text).not.toContain('"spillway"');
+    // The first request (over the compact threshold, before any summary) had its old screenshots
+    // replaced by text placeholders inside the tool results.
+    expect(JSON.stringify(server.requests[0]!.body.messages)).toMatch(
+      /"type":"tool_result"[^\]]*"text":"\[image: image\/png, 1280x800/,
+    );
+  });
+
+  it("@ai-sdk/anthropic: Anthropic's real 'prompt is too long' body triggers compaction and one retry", async () => {
+    const server = await startLoopbackServer((request, index) =>
+      index === 0 ? anthropicTooLong : anthropicOk(request.bytes / 4),
+    );
+    close = server.close;
+    const provider = createAnthropic({ baseURL: server.baseURL, apiKey: 'test-key' });
+    const middleware = compactionMiddleware({ summarizer: 'extractive' });
+    const result = await generateText({
+      model: wrapLanguageModel({ model: provider('claude-sonnet-4-5'), middleware }),
+      system: SYSTEM,
+      messages: conversation(setup.sdk, 12),
+      maxRetries: 0,
+    });
+    expect(result.text).toBe('Next: run the tests.');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.bytes).toBeLessThan(server.requests[0]!.bytes / 2);
+    assertValidAnthropic(server.requests[1]!.body);
+  });
+
+  it("the AI Gateway's wrapped overflow error (GatewayInvalidRequestError) triggers compaction and one retry", async () => {
+    const server = await startLoopbackServer((request, index) =>
+      index === 0
+        ? {
+            status: 400,
+            body: {
+              error: {
+                message: 'prompt is too long: 215873 tokens > 200000 maximum',
+                type: 'invalid_request_error',
+              },
+            },
+          }
+        : {
+            status: 200,
+            body: {
+              content: [{ type: 'text', text: 'via gateway' }],
+              finishReason: { unified: 'stop', raw: 'end_turn' },
+              usage: { inputTokens: { total: Math.round(request.bytes / 4) }, outputTokens: { total: 3 } },
+              warnings: [],
+            },
+          },
+    );
+    close = server.close;
+    const gateway = createGateway({ baseURL: server.baseURL, apiKey: 'test-key' });
+    const middleware = compactionMiddleware({ summarizer: 'extractive' });
+    const result = await generateText({
+      model: wrapLanguageModel({ model: gateway('anthropic/claude-sonnet-4-5'), middleware }),
+      system: SYSTEM,
+      messages: conversation(setup.sdk, 12),
+      maxRetries: 0,
+    });
+    expect(result.text).toBe('via gateway');
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.bytes).toBeLessThan(server.requests[0]!.bytes / 2);
+  });
+});

@@ -1,0 +1,138 @@
+import type { CompactionEvent } from '@spillway/core';
+import { describe, expect, it } from 'vitest';
+import { compactionMiddleware } from '../src/index';
+import { agentTurn, sourceFile } from './conversation';
+import { promptTokens, sharedPrefix } from './measure';
+import { openAiOverflowError, type Sdk, sdks, textResult, toolCallResult } from './sdk';
+
+const WINDOW = 40_000;
+const SYSTEM = 'You are a careful coding agent. Never delete user files.';
+
+/** A model that answers, and throws the provider's overflow error when the prompt exceeds the window. */
+function windowedModel(sdk: Sdk, window = WINDOW) {
+  const sizes: number[] = [];
+  let overflows = 0;
+  const model = sdk.createMockModel({
+    modelId: 'mock-agent',
+    // biome-ignore lint/suspicious/noExplicitAny: call options of either version
+    doGenerate: async (options: any) => {
+      const tokens = promptTokens(options.prompt);
+      sizes.push(tokens);
+      if (tokens > window) {
+        overflows++;
+        throw openAiOverflowError(sdk);
+      }
+      return textResult(`Done with step ${sizes.length}.`, tokens);
+    },
+  });
+  return { model, sizes, overflows: () => overflows };
+}
+
+describe.each(sdks)('$name: a 60-turn agent session', (sdk) => {
+  it('stays under the window, applies the summary, and keeps the prefix stable between compactions', async () => {
+    const events: CompactionEvent[] = [];
+    const { model, sizes, overflows } = windowedModel(sdk);
+    const middleware = compactionMiddleware({
+      contextWindow: WINDOW,
+      summarizer: 'extractive',
+      onEvent: (event) => events.push(event),
+    });
+    const wrapped = sdk.wrapLanguageModel({ model, middleware });
+    const messages: unknown[] = [];
+    const compactionsBefore: number[] = [];
+    for (let turn = 1; turn <= 60; turn++) {
+      messages.push(...agentTurn(sdk, turn));
+      compactionsBefore.push(events.filter((event) => event.type === 'compaction-end').length);
+      const result = await sdk.generateText({
+        model: wrapped,
+        system: SYSTEM,
+        messages,
+        providerOptions: { spillway: { conversationId: 'session-1' } },
+      });
+      messages.push(...result.response.messages);
+      await middleware.compactor.idle();
+    }
+
+    expect(overflows()).toBe(0);
+    expect(events.some((event) => event.type === 'overflow-retry')).toBe(false);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(WINDOW);
+    const compactions = events.filter((event) => event.type === 'compaction-end');
+    expect(compactions.length).toBeGreaterThanOrEqual(1);
+
+    const prompts = model.doGenerateCalls.map((call) => call.prompt);
+    const last = prompts.at(-1)!;
+    expect(last[0].role).toBe('system');
+    expect(last[0].content).toMatch(/^Summary of the earlier conversation/);
+    // The original system prompt is kept, right after the summary.
+    expect(last[1]).toEqual({ role: 'system', content: SYSTEM });
+    // No provider option of ours ever reaches the model.
+    for (const call of model.doGenerateCalls) expect(call.providerOptions?.spillway).toBeUndefined();
+
+    // Between compactions, each call's prompt is the previous one plus the new messages. (The
+    // exceptions are calls over the compact threshold, where a duplicate tool result became a note.)
+    let stable = 0;
+    let pairs = 0;
+    for (let index = 1; index < prompts.length; index++) {
+      if (compactionsBefore[index] !== compactionsBefore[index - 1]) continue;
+      if (prompts[index - 1][0].content !== prompts[index][0].content) continue;
+      pairs++;
+      if (sharedPrefix(prompts[index - 1], prompts[index]) === prompts[index - 1].length) stable++;
+    }
+    console.log(sdk.name, {
+      compactions: compactions.length,
+      pairs,
+      stable,
+      max: Math.max(...sizes),
+      calls: prompts.length,
+    });
+    expect(pairs).toBeGreaterThan(10);
+    expect(stable / pairs).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('a ToolLoopAgent run of 40 tool steps inside one call stays under the window', async () => {
+    const window = 20_000;
+    let step = 0;
+    const { model, sizes, overflows } = windowedModel(sdk, window);
+    const inner = sdk.createMockModel({
+      modelId: 'mock-agent',
+      // biome-ignore lint/suspicious/noExplicitAny: call options of either version
+      doGenerate: async (options: any) => {
+        const result = await model.doGenerate(options);
+        step++;
+        return step <= 40
+          ? toolCallResult(`s${step}`, 'read_file', { path: `src/file-${step}.ts` }, sizes.at(-1))
+          : result;
+      },
+    });
+    const events: CompactionEvent[] = [];
+    const middleware = compactionMiddleware({
+      contextWindow: window,
+      summarizer: 'extractive',
+      onEvent: (event) => events.push(event),
+    });
+    const schema = sdk.jsonSchema({
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+    });
+    const agent = new sdk.ToolLoopAgent({
+      model: sdk.wrapLanguageModel({ model: inner, middleware }),
+      instructions: SYSTEM,
+      tools: {
+        read_file: sdk.tool({
+          description: 'Read a file',
+          inputSchema: schema,
+          execute: async ({ path }: { path: string }) => sourceFile(path, 6_000),
+        }),
+      },
+      stopWhen: sdk.stepCountIs(60),
+    });
+    const result = await agent.generate({ prompt: 'Read the files one by one and report.' });
+    expect(result.steps).toHaveLength(41);
+    expect(overflows()).toBe(0);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(window);
+    expect(events.some((event) => event.type === 'compaction-end')).toBe(true);
+    // The user's task is still in front of the model at the last step (verbatim or in the summary).
+    expect(JSON.stringify(inner.doGenerateCalls.at(-1).prompt)).toContain('Read the files one by one');
+  });
+});
