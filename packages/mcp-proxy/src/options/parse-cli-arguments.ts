@@ -1,0 +1,228 @@
+import { InvalidConfigError } from '@spillway/core';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { VERSION } from '../version';
+import { loadConfigFile } from './load-config-file';
+import type { ProxyOptions, UpstreamOptions } from './proxy-options';
+import { DEFAULT_MAX_RESULT_TOKENS } from './truncation-options';
+
+/** What the command line asks for. */
+export interface CliSettings {
+  /** Options for `createProxy` (without `logger`). */
+  readonly proxy: Omit<ProxyOptions, 'logger'>;
+  /** Port to serve Streamable HTTP on, if any. */
+  readonly listen: number | undefined;
+  /** Whether to serve the client on stdin/stdout. */
+  readonly stdio: boolean;
+  readonly verbose: boolean;
+}
+
+/** Options of {@link parseCliArguments}. */
+export interface ParseCliArgumentsOptions {
+  /**
+   * Where help, version and errors are written; commander prints help and version on stdout.
+   * @default commander's defaults
+   */
+  output?: { writeOut?: (text: string) => void; writeErr?: (text: string) => void };
+  /**
+   * Throw a `CommanderError` instead of exiting (for tests).
+   * @default false
+   */
+  throwInsteadOfExit?: boolean;
+}
+
+const HELP_AFTER = `
+Examples:
+  spillway-mcp -- npx -y @modelcontextprotocol/server-filesystem ~/projects
+  spillway-mcp --max-tokens 20000 --tool read_text_file=30000 -- node server.js
+  spillway-mcp --url http://127.0.0.1:3001/mcp --listen 8931
+
+stdout carries only MCP messages; everything else goes to stderr.`;
+
+/**
+ * Parses `spillway-mcp [options] -- <command> [args...]` or `spillway-mcp [options] --url <endpoint>`
+ * with commander. Command-line flags override the `--config` file, which overrides the defaults.
+ * `--help` and `--version` print and exit.
+ * @throws {InvalidConfigError} for a bad config file or a missing upstream.
+ */
+export function parseCliArguments(
+  argv: readonly string[],
+  { output, throwInsteadOfExit = false }: ParseCliArgumentsOptions = {},
+): CliSettings {
+  const program = new Command('spillway-mcp')
+    .description(
+      'An MCP proxy: starts (or connects to) the real MCP server, forwards everything, and keeps oversized tool results from flooding the client’s context.',
+    )
+    .usage('[options] -- <command> [args...]  |  [options] --url <endpoint>')
+    .version(VERSION, '-V, --version')
+    .argument('[command...]', 'the upstream MCP server to start over stdio (after --)')
+    .option('--url <endpoint>', 'upstream MCP endpoint over HTTP (Streamable HTTP, falling back to SSE)')
+    .addOption(
+      new Option('--transport <kind>', 'HTTP transport for --url (default: auto)').choices([
+        'auto',
+        'streamable-http',
+        'sse',
+      ]),
+    )
+    .option('--header <name:value>', 'HTTP header for --url (repeatable)', collect, [])
+    .option(
+      '--listen <port>',
+      'also serve MCP over Streamable HTTP on 127.0.0.1:<port>/mcp (0: any free port)',
+      integer,
+    )
+    .option('--no-stdio', 'do not serve the client on stdin/stdout (use with --listen)')
+    .option(
+      '--max-tokens <tokens>',
+      `token budget of one tool result, or "off" (default: ${DEFAULT_MAX_RESULT_TOKENS})`,
+      tokens,
+    )
+    .option('--head-ratio <ratio>', 'share of a cut text kept from its head, 0..1 (default: 0.6)', number)
+    .option(
+      '--max-media-bytes <bytes>',
+      'inline image/audio/blob bytes kept per result (default: 1048576)',
+      integer,
+    )
+    .addOption(
+      new Option('--media <policy>', 'media beyond the budget (default: placeholder)').choices([
+        'placeholder',
+        'keep',
+      ]),
+    )
+    .option(
+      '--tool <name=tokens>',
+      'token budget for one tool, e.g. read_text_file=20000 (repeatable)',
+      collect,
+      [],
+    )
+    .option('--no-paging', 'do not keep full results nor add the spillway_read_result tool')
+    .option('--timeout <ms>', 'timeout of one request, reset by progress (default: 600000)', integer)
+    .option('--max-total-timeout <ms>', 'hard limit of one request, progress or not (default: none)', integer)
+    .option('--max-message-bytes <bytes>', 'largest stdio message accepted (default: 268435456)', integer)
+    .option('--config <file>', 'JSON config file (command-line flags win)')
+    .option('--verbose', 'log connections, truncations and forwarded errors to stderr')
+    .passThroughOptions()
+    .showHelpAfterError()
+    .addHelpText('after', HELP_AFTER);
+  if (output !== undefined) program.configureOutput(output);
+  if (throwInsteadOfExit) program.exitOverride();
+  program.parse([...argv], { from: 'user' });
+
+  const flags = program.opts<Record<string, unknown>>();
+  const fromCli = (key: string) => program.getOptionValueSource(key) === 'cli';
+  const config = typeof flags.config === 'string' ? loadConfigFile(flags.config) : {};
+  const pick = <T>(key: string, configValue: T | undefined): T | undefined =>
+    fromCli(key) ? (flags[key] as T) : configValue;
+
+  const command = program.args;
+  let upstream: UpstreamOptions | undefined;
+  if (command.length > 0 && typeof flags.url === 'string') {
+    throw new InvalidConfigError({
+      option: 'upstream',
+      value: command,
+      message: 'give either a command or --url, not both',
+    });
+  }
+  if (command.length > 0) {
+    upstream = {
+      command: command[0] as string,
+      args: command.slice(1),
+      ...(config.env ? { env: config.env } : {}),
+    };
+  } else if (typeof flags.url === 'string') {
+    upstream = {
+      url: flags.url,
+      ...(typeof flags.transport === 'string' ? { transport: flags.transport as 'auto' } : {}),
+      headers: headers(flags.header as string[]),
+    };
+  } else if (config.upstream !== undefined) {
+    upstream = config.upstream;
+  } else if (typeof config.command === 'string') {
+    upstream = {
+      command: config.command,
+      args: config.args ?? [],
+      ...(config.env ? { env: config.env } : {}),
+    };
+  } else if (typeof config.url === 'string') {
+    upstream = { url: config.url };
+  }
+  if (upstream === undefined) {
+    throw new InvalidConfigError({
+      option: 'upstream',
+      value: undefined,
+      message:
+        'no upstream server: use `spillway-mcp [options] -- <command> [args...]` or `--url <endpoint>`',
+    });
+  }
+
+  const toolBudgets = { ...config.tools };
+  for (const entry of flags.tool as string[]) {
+    const match = /^(.+)=(\d+|off|Infinity)$/.exec(entry);
+    if (match === null) {
+      throw new InvalidConfigError({ option: '--tool', value: entry, message: 'expected <name>=<tokens>' });
+    }
+    const [, name, value] = match as unknown as [string, string, string];
+    toolBudgets[name] = {
+      ...toolBudgets[name],
+      maxResultTokens: /^\d+$/.test(value) ? Number(value) : Number.POSITIVE_INFINITY,
+    };
+  }
+
+  const proxy: Omit<ProxyOptions, 'logger'> = stripUndefined({
+    upstream,
+    maxResultTokens: pick<number>('maxTokens', config.maxResultTokens),
+    headRatio: pick<number>('headRatio', config.headRatio),
+    maxMediaBytes: pick<number>('maxMediaBytes', config.maxMediaBytes),
+    mediaPolicy: pick<'placeholder' | 'keep'>('media', config.mediaPolicy),
+    tools: toolBudgets,
+    paging: pick<boolean>('paging', config.paging),
+    requestTimeout: pick<number>('timeout', config.requestTimeout),
+    maxTotalTimeout: pick<number>('maxTotalTimeout', config.maxTotalTimeout),
+    maxMessageBytes: pick<number>('maxMessageBytes', config.maxMessageBytes),
+    pageStoreMaxChars: config.pageStoreMaxChars,
+    readToolName: config.readToolName,
+  });
+  return {
+    proxy,
+    listen: pick<number>('listen', config.listen),
+    stdio: pick<boolean>('stdio', config.stdio) ?? true,
+    verbose: pick<boolean>('verbose', config.verbose) ?? false,
+  };
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function integer(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a whole number');
+  return parsed;
+}
+
+function number(value: string): number {
+  const parsed = Number(value);
+  if (Number.isNaN(parsed)) throw new InvalidArgumentError('expected a number');
+  return parsed;
+}
+
+function tokens(value: string): number {
+  if (value === 'off' || value === 'Infinity') return Number.POSITIVE_INFINITY;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new InvalidArgumentError('expected a positive whole number or "off"');
+  return parsed;
+}
+
+function headers(entries: readonly string[]): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const entry of entries) {
+    const colon = entry.indexOf(':');
+    if (colon < 1)
+      throw new InvalidConfigError({ option: '--header', value: entry, message: 'expected <name>:<value>' });
+    result[entry.slice(0, colon).trim()] = entry.slice(colon + 1).trim();
+  }
+  return result;
+}

@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InvalidConfigError } from '@spillway/core';
+import { describe, expect, it } from 'vitest';
+import { VERSION } from '../version';
+import { parseCliArguments } from './parse-cli-arguments';
+import { resolveProxyOptions } from './resolve-proxy-options';
+
+const upstream = { command: 'node', args: ['server.js'] };
+
+describe('resolveProxyOptions', () => {
+  it('applies the documented defaults', () => {
+    const resolved = resolveProxyOptions({ upstream });
+    expect(resolved.budget).toEqual({
+      maxResultTokens: 9000,
+      maxMediaBytes: 1048576,
+      headRatio: 0.6,
+      mediaPolicy: 'placeholder',
+    });
+    expect(resolved.paging).toBe(true);
+    expect(resolved.requestTimeout).toBe(600_000);
+    expect(resolved.maxMessageBytes).toBe(256 * 1024 * 1024);
+    expect(resolved.readToolName).toBe('spillway_read_result');
+  });
+
+  it('merges per-tool overrides over the defaults', () => {
+    const resolved = resolveProxyOptions({
+      upstream,
+      maxResultTokens: 5000,
+      tools: { read_file: { maxResultTokens: 20_000 } },
+    });
+    expect(resolved.tools.get('read_file')?.maxResultTokens).toBe(20_000);
+    expect(resolved.tools.get('read_file')?.headRatio).toBe(0.6);
+  });
+
+  it('throws InvalidConfigError naming the bad option', () => {
+    const bad = (options: object, option: string) => {
+      try {
+        resolveProxyOptions({ upstream, ...options });
+        expect.unreachable();
+      } catch (error) {
+        expect(InvalidConfigError.isInstance(error)).toBe(true);
+        expect((error as InvalidConfigError).option).toBe(option);
+      }
+    };
+    bad({ maxResultTokens: 0 }, 'maxResultTokens');
+    bad({ headRatio: 2 }, 'headRatio');
+    bad({ mediaPolicy: 'drop' }, 'mediaPolicy');
+    bad({ tools: { x: { maxResultTokens: -1 } } }, 'tools.x.maxResultTokens');
+    bad({ upstream: { url: 'ftp://x' } }, 'upstream.url');
+    bad({ upstream: { command: '' } }, 'upstream.command');
+    bad({ requestTimeout: Number.POSITIVE_INFINITY }, 'requestTimeout');
+  });
+});
+
+describe('parseCliArguments', () => {
+  it('takes the upstream command after -- with its own flags', () => {
+    const settings = parseCliArguments([
+      '--max-tokens',
+      '5000',
+      '--no-paging',
+      '--tool',
+      'read=off',
+      '--',
+      'npx',
+      '-y',
+      'server',
+      '--flag',
+    ]);
+    expect(settings.proxy.upstream).toEqual({ command: 'npx', args: ['-y', 'server', '--flag'] });
+    expect(settings.proxy.maxResultTokens).toBe(5000);
+    expect(settings.proxy.paging).toBe(false);
+    expect(settings.proxy.tools).toEqual({ read: { maxResultTokens: Number.POSITIVE_INFINITY } });
+    expect(settings.stdio).toBe(true);
+  });
+
+  it('reads a config file and lets flags win', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'spillway-config-')), 'config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ command: 'node', args: ['a.js'], maxResultTokens: 100, headRatio: 0.3, listen: 9000 }),
+    );
+    const settings = parseCliArguments(['--config', file, '--max-tokens', '200']);
+    expect(settings.proxy.upstream).toEqual({ command: 'node', args: ['a.js'] });
+    expect(settings.proxy.maxResultTokens).toBe(200);
+    expect(settings.proxy.headRatio).toBe(0.3);
+    expect(settings.listen).toBe(9000);
+  });
+
+  it('rejects unknown config keys and a missing upstream', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'spillway-config-')), 'config.json');
+    writeFileSync(file, JSON.stringify({ command: 'node', maxTokens: 5 }));
+    expect(() => parseCliArguments(['--config', file])).toThrow(/config\.maxTokens/);
+    expect(() => parseCliArguments([])).toThrow(/no upstream server/);
+  });
+
+  it('knows the package version', () => {
+    const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(VERSION).toBe(packageJson.version);
+  });
+});

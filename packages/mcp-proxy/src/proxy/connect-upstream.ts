@@ -1,0 +1,125 @@
+import { UpstreamError } from '../errors/upstream-error';
+import type { UpstreamOptions } from '../options/proxy-options';
+import {
+  Client,
+  type ClientCapabilities,
+  type Implementation,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '../sdk/mcp-sdk';
+import { StdioUpstreamTransport } from '../transport/stdio-upstream-transport';
+
+/** Options of {@link connectUpstream}. */
+export interface ConnectUpstreamOptions {
+  upstream: UpstreamOptions;
+  /** The downstream client's `clientInfo`, passed on unchanged. */
+  clientInfo: Implementation;
+  /** The downstream client's capabilities, passed on unchanged (mirroring). */
+  capabilities: ClientCapabilities;
+  maxMessageBytes: number;
+  /** Installs handlers on the client before it connects (so nothing the server sends early is lost). */
+  prepare: (client: Client) => void;
+  /** Timeout of the `initialize` exchange. */
+  timeout: number;
+}
+
+/** A connected upstream. */
+export interface UpstreamConnection {
+  readonly client: Client;
+  readonly transport: Transport;
+  /** The upstream as the user gave it, for messages. */
+  readonly description: string;
+}
+
+/** How the upstream is named in messages: the command line or the URL. */
+export function describeUpstream(upstream: UpstreamOptions): string {
+  return 'url' in upstream ? upstream.url : [upstream.command, ...(upstream.args ?? [])].join(' ');
+}
+
+/**
+ * Starts (stdio) or reaches (HTTP) the upstream server and runs `initialize` with the downstream
+ * client's identity and capabilities. For a URL, `transport: 'auto'` tries Streamable HTTP and falls
+ * back to HTTP+SSE.
+ * @throws {UpstreamError} when the server cannot be started, reached or initialized.
+ */
+export async function connectUpstream({
+  upstream,
+  clientInfo,
+  capabilities,
+  maxMessageBytes,
+  prepare,
+  timeout,
+}: ConnectUpstreamOptions): Promise<UpstreamConnection> {
+  const description = describeUpstream(upstream);
+  const attempt = async (transport: Transport) => {
+    const client = new Client(clientInfo, { capabilities });
+    prepare(client);
+    await client.connect(transport, { timeout });
+    return { client, transport, description };
+  };
+  if (!('url' in upstream)) {
+    const transport = new StdioUpstreamTransport({
+      command: upstream.command,
+      args: upstream.args ?? [],
+      env: { ...process.env, ...upstream.env },
+      cwd: upstream.cwd,
+      maxMessageBytes,
+    });
+    try {
+      return await attempt(transport);
+    } catch (error) {
+      await transport.close().catch(() => {});
+      const exit =
+        transport.exitCode !== null || transport.exitSignal !== null
+          ? ` (it exited with ${transport.exitSignal ?? `code ${transport.exitCode}`})`
+          : '';
+      throw new UpstreamError({
+        upstream: description,
+        message: `Could not start the upstream MCP server "${description}"${exit}: ${messageOf(error)}`,
+        exitCode: transport.exitCode ?? undefined,
+        signal: transport.exitSignal ?? undefined,
+        cause: error,
+      });
+    }
+  }
+  const url = new URL(upstream.url);
+  const requestInit = upstream.headers === undefined ? undefined : { headers: { ...upstream.headers } };
+  const mode = upstream.transport ?? 'auto';
+  let firstError: unknown;
+  if (mode !== 'sse') {
+    const transport = new StreamableHTTPClientTransport(
+      url,
+      requestInit === undefined ? undefined : { requestInit },
+    );
+    try {
+      return await attempt(transport);
+    } catch (error) {
+      firstError = error;
+      await transport.close().catch(() => {});
+      if (mode === 'streamable-http') {
+        throw new UpstreamError({
+          upstream: description,
+          message: `Could not connect to ${description} over Streamable HTTP: ${messageOf(error)}`,
+          cause: error,
+        });
+      }
+    }
+  }
+  const transport = new SSEClientTransport(url, requestInit === undefined ? undefined : { requestInit });
+  try {
+    return await attempt(transport);
+  } catch (error) {
+    await transport.close().catch(() => {});
+    const streamable = firstError === undefined ? '' : `Streamable HTTP: ${messageOf(firstError)}; `;
+    throw new UpstreamError({
+      upstream: description,
+      message: `Could not connect to ${description} (${streamable}SSE: ${messageOf(error)})`,
+      cause: error,
+    });
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

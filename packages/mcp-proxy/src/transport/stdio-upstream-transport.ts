@@ -1,0 +1,195 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from '../sdk/mcp-sdk';
+import { LineSplitter } from './line-splitter';
+
+/** Options of {@link StdioUpstreamTransport}. */
+export interface StdioUpstreamTransportOptions {
+  command: string;
+  /** @default [] */
+  args?: readonly string[];
+  /**
+   * The child's full environment.
+   * @default process.env
+   */
+  env?: NodeJS.ProcessEnv;
+  /** @default the current working directory */
+  cwd?: string | undefined;
+  /** Longest message accepted from the child, in bytes. */
+  maxMessageBytes: number;
+  /**
+   * Where the child's stderr goes: the proxy's stderr (`'inherit'`), or a pipe to read.
+   * @default 'inherit'
+   */
+  stderr?: 'inherit' | 'pipe';
+}
+
+/**
+ * An MCP client transport over a child process's stdin/stdout, like the SDK's
+ * `StdioClientTransport`, but with a linear-time line reader and a configurable message cap, so a
+ * 50 MB result arrives in a fraction of a second instead of ~13 s, and with the exit code and signal
+ * of the child kept for error messages. The child inherits the proxy's environment.
+ */
+export class StdioUpstreamTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** Exit code of the child once it has exited. */
+  exitCode: number | null = null;
+  /** Signal that ended the child, once it has exited. */
+  exitSignal: NodeJS.Signals | null = null;
+
+  private child: ChildProcess | undefined;
+  private readonly pending: JSONRPCMessage[] = [];
+  private waiting = false;
+  private closed = false;
+  private readonly options: StdioUpstreamTransportOptions;
+  private readonly splitter: LineSplitter;
+
+  constructor(options: StdioUpstreamTransportOptions) {
+    this.options = options;
+    this.splitter = new LineSplitter({
+      maxLineBytes: options.maxMessageBytes,
+      onLine: (line) => this.receive(line),
+      onOversized: (bytes) =>
+        this.onerror?.(
+          new Error(
+            `Upstream message larger than maxMessageBytes (${options.maxMessageBytes} bytes, got ${bytes}+); skipped`,
+          ),
+        ),
+    });
+  }
+
+  /** Process id of the child, while it runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The child's stderr when `stderr: 'pipe'` was asked for. */
+  get stderr(): NodeJS.ReadableStream | null {
+    return this.child?.stderr ?? null;
+  }
+
+  async start(): Promise<void> {
+    if (this.child !== undefined) throw new Error('StdioUpstreamTransport already started');
+    const { command, args = [], env = process.env, cwd, stderr = 'inherit' } = this.options;
+    const child = spawn(command, [...args], {
+      env,
+      cwd,
+      stdio: ['pipe', 'pipe', stderr],
+      windowsHide: true,
+      shell: false,
+    });
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    child.on('error', (error) => this.onerror?.(error));
+    child.once('exit', (code, signal) => {
+      this.exitCode = code;
+      this.exitSignal = signal;
+    });
+    child.once('close', (code, signal) => {
+      this.exitCode ??= code;
+      this.exitSignal ??= signal;
+      this.finish();
+    });
+    child.stdin?.on('error', (error) => this.onerror?.(error));
+    child.stdout?.on('data', (chunk: Buffer) => this.splitter.push(chunk));
+    child.stdout?.on('error', (error) => this.onerror?.(error));
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (stdin == null || this.closed || stdin.destroyed) throw new Error('Upstream process is not running');
+    const line = `${JSON.stringify(message)}\n`;
+    if (!stdin.write(line)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stdin.off('drain', done);
+          stdin.off('close', done);
+          resolve();
+        };
+        stdin.once('drain', done);
+        stdin.once('close', done);
+      });
+    }
+  }
+
+  /**
+   * Stops the child: closes its stdin, then SIGTERM after 2 s, then SIGKILL after 2 more seconds.
+   * Resolves once the child has exited.
+   */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null) {
+      this.finish();
+      return;
+    }
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const wait = (milliseconds: number) =>
+      Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, milliseconds).unref())]);
+    try {
+      child.stdin?.end();
+    } catch {
+      // already gone
+    }
+    await wait(2000);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await wait(2000);
+    }
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    this.finish();
+  }
+
+  private receive(line: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line)) as JSONRPCMessage;
+    } catch (error) {
+      const preview = line.length > 200 ? `${line.slice(0, 200)}…` : line;
+      this.onerror?.(
+        new Error(`Upstream wrote a line that is not a JSON-RPC message (skipped): ${preview}`, {
+          cause: error,
+        }),
+      );
+      return;
+    }
+    this.deliver(message);
+  }
+
+  /**
+   * Hands messages to the SDK in order; after a notification, the next message waits for a
+   * macrotask. The SDK v1 `Protocol` dispatches notifications a microtask late but responses at once,
+   * so a progress notification read in the same chunk as its response would otherwise find its
+   * handler gone (typescript-sdk#2580).
+   */
+  private deliver(message: JSONRPCMessage): void {
+    this.pending.push(message);
+    if (!this.waiting) this.flush();
+  }
+
+  private readonly flush = (): void => {
+    this.waiting = false;
+    for (let message = this.pending.shift(); message !== undefined; message = this.pending.shift()) {
+      this.onmessage?.(message);
+      if (!('id' in message)) {
+        this.waiting = true;
+        setImmediate(this.flush);
+        return;
+      }
+    }
+  };
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.splitter.clear();
+    this.onclose?.();
+  }
+}

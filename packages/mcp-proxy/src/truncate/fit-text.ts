@@ -1,0 +1,91 @@
+import { truncateText } from '@spillway/core';
+import { countTextTokens } from './count-text-tokens';
+
+/** Where a text was cut: `text.slice(0, headEnd)` and `text.slice(tailStart)` were kept. */
+export interface TextCut {
+  /** Characters (UTF-16 code units) of the whole text. */
+  readonly total: number;
+  /** Estimated tokens of the whole text. */
+  readonly tokenCount: number;
+  /** End of the kept head (exclusive). */
+  readonly headEnd: number;
+  /** Start of the kept tail. */
+  readonly tailStart: number;
+}
+
+/** Options of {@link fitText}. */
+export interface FitTextOptions {
+  /** Token budget of the output, marker included. */
+  maxTokens: number;
+  /**
+   * Share of the kept characters that goes to the head.
+   * @default 0.5
+   */
+  headRatio?: number;
+  /** The text placed between head and tail; called with the final cut and with trial cuts. */
+  marker: (cut: TextCut) => string;
+  /**
+   * Estimated tokens of `text`, when the caller already knows them.
+   * @default countTextTokens(text)
+   */
+  tokenCount?: number;
+}
+
+/** The output of {@link fitText}: the same string and no cut when the text fits. */
+export interface FitTextResult {
+  readonly text: string;
+  readonly cut: TextCut | undefined;
+}
+
+const CORE_MARKER = /\n\n\.\.\. \[truncated: (\d+) chars removed\] \.\.\.\n\n/g;
+const MAX_ATTEMPTS = 6;
+
+/**
+ * Shortens `text` to about `maxTokens` estimated tokens as head + marker + tail. The cut points come
+ * from `@spillway/core`'s `truncateText` (line-boundary preference, never a split surrogate pair);
+ * the marker is the caller's, so it can state totals and how to page. Work is proportional to the
+ * kept part, not to the text.
+ */
+export function fitText(
+  text: string,
+  { maxTokens, headRatio = 0.5, marker, tokenCount }: FitTextOptions,
+): FitTextResult {
+  const total = text.length;
+  const fullTokens = tokenCount ?? countTextTokens(text);
+  if (fullTokens <= maxTokens || !Number.isFinite(maxTokens)) return { text, cut: undefined };
+
+  const widestMarker = marker({ total, tokenCount: fullTokens, headEnd: total, tailStart: total }).length;
+  const charsPerToken = total / Math.max(1, fullTokens);
+  let keep = Math.floor(maxTokens * charsPerToken) - widestMarker;
+  let last: FitTextResult | undefined;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const cut = cutPoints(text, Math.max(0, keep), headRatio, fullTokens);
+    const output = text.slice(0, cut.headEnd) + marker(cut) + text.slice(cut.tailStart);
+    last = { text: output, cut };
+    const outputTokens = countTextTokens(output);
+    if (outputTokens <= maxTokens || keep <= 0) return last;
+    const markerTokens = countTextTokens(marker(cut));
+    const scale = Math.max(0, maxTokens - markerTokens) / Math.max(1, outputTokens - markerTokens);
+    keep = Math.min(keep - 1, Math.floor(keep * scale * 0.97));
+  }
+  const cut = { total, tokenCount: fullTokens, headEnd: 0, tailStart: total };
+  return last !== undefined && countTextTokens(last.text) <= maxTokens ? last : { text: marker(cut), cut };
+}
+
+/** Head end and tail start when `keep` characters are kept, as `truncateText` chooses them. */
+function cutPoints(text: string, keep: number, headRatio: number, tokenCount: number): TextCut {
+  const total = text.length;
+  if (keep <= 0) return { total, tokenCount, headEnd: 0, tailStart: total };
+  const coreMarkerLength = `\n\n... [truncated: ${total} chars removed] ...\n\n`.length;
+  const output = truncateText(text, { maxChars: keep + coreMarkerLength, mode: 'head-tail', headRatio });
+  if (output === text) return { total, tokenCount, headEnd: total, tailStart: total };
+  CORE_MARKER.lastIndex = 0;
+  for (let match = CORE_MARKER.exec(output); match !== null; match = CORE_MARKER.exec(output)) {
+    const removed = Number(match[1]);
+    if (output.length - match[0].length === total - removed) {
+      return { total, tokenCount, headEnd: match.index, tailStart: match.index + removed };
+    }
+  }
+  // No marker: the limit was too small for one, and the output is a plain prefix.
+  return { total, tokenCount, headEnd: output.length, tailStart: total };
+}
