@@ -78,6 +78,7 @@ export { type RenderTranscriptOptions, renderTranscript } from './summarize/rend
 export { type SummarizeOptions, type SummarizeResult, summarize } from './summarize/summarize';
 export type { Summarizer, SummarizerInput, SummarizerOutput } from './summarize/summarizer';
 export { type CapToolResultsOptions, capToolResults } from './truncate/cap-tool-results';
+export { type CutPoints, type CutPointsOptions, cutPoints } from './truncate/cut-points';
 export { imagePlaceholder } from './truncate/image-placeholder';
 export {
   type ReduceToolResultsOptions,
@@ -85,6 +86,7 @@ export {
   reduceToolResults,
 } from './truncate/reduce-tool-results';
 export { type ReplaceImagesOptions, replaceImages } from './truncate/replace-images';
+export { shareBudget } from './truncate/share-budget';
 export { type SupersedeToolResultsOptions, supersedeToolResults } from './truncate/supersede-tool-results';
 export { type TruncateMode, type TruncateTextOptions, truncateText } from './truncate/truncate-text';
 export {

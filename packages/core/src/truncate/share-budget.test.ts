@@ -37,4 +37,26 @@ describe('shareBudget', () => {
       ),
     );
   });
+
+  it('never exceeds the budget, never grows an item, and larger items never get less (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat({ max: 100_000 }), { maxLength: 20 }),
+        fc.nat({ max: 200_000 }),
+        (sizes, budget) => {
+          const allowances = shareBudget(sizes, budget);
+          expect(allowances.reduce((sum, value) => sum + value, 0)).toBeLessThanOrEqual(Math.max(budget, 0));
+          for (const [index, allowance] of allowances.entries()) {
+            expect(allowance).toBeLessThanOrEqual(sizes[index]!);
+            expect(Number.isInteger(allowance)).toBe(true);
+          }
+          for (let a = 0; a < sizes.length; a++) {
+            for (let b = 0; b < sizes.length; b++) {
+              if (sizes[a]! > sizes[b]!) expect(allowances[a]).toBeGreaterThanOrEqual(allowances[b]!);
+            }
+          }
+        },
+      ),
+    );
+  });
 });

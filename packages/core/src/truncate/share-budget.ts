@@ -1,8 +1,8 @@
 /**
  * Splits a character budget among texts of the given lengths, max-min fair: texts shorter than their
  * fair share stay whole, and the longest texts give up the most. Returns one cap per text, each at
- * most that text's length, summing to at most `budget` (when the texts do not fit already).
- * Internal to the truncate stage.
+ * most that text's length, summing to at most `budget` (when the texts do not fit already). Used
+ * where several texts of one tool result share its cap.
  */
 export function shareBudget(lengths: readonly number[], budget: number): number[] {
   let total = 0;

@@ -1,4 +1,5 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
+import { headEnd, headTailCut, safeEnd } from './cut-points';
 
 /**
  * How `truncateText` shortens a text:
@@ -36,9 +37,6 @@ export interface TruncateTextOptions {
    */
   lineWindow?: number;
 }
-
-const LINE_FEED = 10;
-const CARRIAGE_RETURN = 13;
 
 /**
  * Shortens `text` to at most `maxChars` UTF-16 code units, marker included, with an exact marker
@@ -115,21 +113,6 @@ export function truncateText(
   return text.slice(0, cut.end) + headTailMarker(cut.start - cut.end) + text.slice(cut.start);
 }
 
-/** Where the head ends and the tail starts when `available` characters are kept in all. */
-function headTailCut(
-  text: string,
-  available: number,
-  headRatio: number,
-  lineWindow: number,
-): { end: number; start: number } {
-  const headBudget = Math.floor(available * headRatio);
-  const tailBudget = available - headBudget;
-  return {
-    end: headBudget > 0 ? headEnd(text, headBudget, lineWindow) : 0,
-    start: tailBudget > 0 ? tailStart(text, tailBudget, lineWindow) : text.length,
-  };
-}
-
 /** The marker of head mode (seed FEAT-011, exact). */
 function headMarker(kept: number, total: number): string {
   return `\n\n[... content truncated, showing first ${kept} characters of ${total} total ...]`;
@@ -138,65 +121,4 @@ function headMarker(kept: number, total: number): string {
 /** The marker of head+tail mode (seed Strands #1545, exact). */
 function headTailMarker(removed: number): string {
   return `\n\n... [truncated: ${removed} chars removed] ...\n\n`;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
-
-/** `end`, moved back by one when it would split a surrogate pair. */
-function safeEnd(text: string, end: number): number {
-  return end > 0 &&
-    end < text.length &&
-    isHighSurrogate(text.charCodeAt(end - 1)) &&
-    isLowSurrogate(text.charCodeAt(end))
-    ? end - 1
-    : end;
-}
-
-/** `start`, moved forward by one when it would split a surrogate pair. */
-function safeStart(text: string, start: number): number {
-  return start > 0 &&
-    start < text.length &&
-    isLowSurrogate(text.charCodeAt(start)) &&
-    isHighSurrogate(text.charCodeAt(start - 1))
-    ? start + 1
-    : start;
-}
-
-/**
- * Where a head of at most `budget` characters ends (exclusive): just before a line break within the
- * window before `budget` when there is one (also before the `\r` of a `\r\n`), else at `budget`,
- * moved back so as not to split a surrogate pair. Requires `budget < text.length`.
- */
-function headEnd(text: string, budget: number, lineWindow: number): number {
-  const lowest = budget - Math.min(lineWindow, Math.floor(budget / 5));
-  if (lineWindow > 0) {
-    for (let index = budget; index >= lowest && index > 0; index--) {
-      if (text.charCodeAt(index) === LINE_FEED) {
-        return text.charCodeAt(index - 1) === CARRIAGE_RETURN ? index - 1 : index;
-      }
-    }
-  }
-  return safeEnd(text, budget);
-}
-
-/**
- * Where a tail of at most `budget` characters starts: just after a line break within the window after
- * the natural start when there is one, else at the natural start, moved forward so as not to split a
- * surrogate pair. Requires `budget < text.length`.
- */
-function tailStart(text: string, budget: number, lineWindow: number): number {
-  const start = text.length - budget;
-  if (lineWindow > 0) {
-    const highest = start - 1 + Math.min(lineWindow, Math.floor(budget / 5));
-    for (let index = start - 1; index <= highest && index < text.length - 1; index++) {
-      if (text.charCodeAt(index) === LINE_FEED) return index + 1;
-    }
-  }
-  return safeStart(text, start);
 }

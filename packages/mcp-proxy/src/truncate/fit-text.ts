@@ -1,4 +1,4 @@
-import { truncateText } from '@spillway/core';
+import { cutPoints } from '@spillway/core';
 import { countTextTokens } from './count-text-tokens';
 
 /** Where a text was cut: `text.slice(0, headEnd)` and `text.slice(tailStart)` were kept. */
@@ -37,12 +37,12 @@ export interface FitTextResult {
   readonly cut: TextCut | undefined;
 }
 
-const CORE_MARKER = /\n\n\.\.\. \[truncated: (\d+) chars removed\] \.\.\.\n\n/g;
 const MAX_ATTEMPTS = 6;
 
 /**
  * Shortens `text` to about `maxTokens` estimated tokens as head + marker + tail. The cut points come
- * from `@spillway/core`'s `truncateText` (line-boundary preference, never a split surrogate pair);
+ * from `@spillway/core`'s `cutPoints`, the ones `truncateText` uses (line-boundary preference, never
+ * a split surrogate pair);
  * the marker is the caller's, so it can state totals and how to page. Work is proportional to the
  * kept part, not to the text.
  */
@@ -59,7 +59,7 @@ export function fitText(
   let keep = Math.floor(maxTokens * charsPerToken) - widestMarker;
   let last: FitTextResult | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const cut = cutPoints(text, Math.max(0, keep), headRatio, fullTokens);
+    const cut = cutAt(text, Math.max(0, keep), headRatio, fullTokens);
     const output = text.slice(0, cut.headEnd) + marker(cut) + text.slice(cut.tailStart);
     last = { text: output, cut };
     const outputTokens = countTextTokens(output);
@@ -73,19 +73,8 @@ export function fitText(
 }
 
 /** Head end and tail start when `keep` characters are kept, as `truncateText` chooses them. */
-function cutPoints(text: string, keep: number, headRatio: number, tokenCount: number): TextCut {
+function cutAt(text: string, keep: number, headRatio: number, tokenCount: number): TextCut {
   const total = text.length;
   if (keep <= 0) return { total, tokenCount, headEnd: 0, tailStart: total };
-  const coreMarkerLength = `\n\n... [truncated: ${total} chars removed] ...\n\n`.length;
-  const output = truncateText(text, { maxChars: keep + coreMarkerLength, mode: 'head-tail', headRatio });
-  if (output === text) return { total, tokenCount, headEnd: total, tailStart: total };
-  CORE_MARKER.lastIndex = 0;
-  for (let match = CORE_MARKER.exec(output); match !== null; match = CORE_MARKER.exec(output)) {
-    const removed = Number(match[1]);
-    if (output.length - match[0].length === total - removed) {
-      return { total, tokenCount, headEnd: match.index, tailStart: match.index + removed };
-    }
-  }
-  // No marker: the limit was too small for one, and the output is a plain prefix.
-  return { total, tokenCount, headEnd: output.length, tailStart: total };
+  return { total, tokenCount, ...cutPoints(text, { keepChars: keep, headRatio }) };
 }
