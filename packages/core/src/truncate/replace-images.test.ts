@@ -89,6 +89,15 @@ describe('replaceImages', () => {
     expect(output[0]!.content).toEqual([{ type: 'text', text: '[file: a.pdf, 9 B]' }]);
   });
 
+  it('treats files typed image/* or a bare image (AI SDK 7) as images', () => {
+    for (const mediaType of ['image/png', 'IMAGE', 'image']) {
+      const file = { type: 'file' as const, data: 'iVBORw0KGgo=', mediaType, filename: 'shot.png' };
+      const messages: Message[] = deepFreeze([{ role: 'user', content: [file] }]);
+      const { records } = replaceImages(messages, { before: 1 });
+      expect(records.map((record) => record.kind)).toEqual(['image']);
+    }
+  });
+
   it('rejects an invalid before', () => {
     expect(() => replaceImages(messages, { before: Number.NaN })).toThrow(InvalidConfigError);
   });

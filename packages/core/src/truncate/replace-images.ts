@@ -22,7 +22,7 @@ export interface ReplaceImagesOptions {
   before: number;
   /**
    * Also replace files that are not images (PDFs, audio, …) with `[file: …]` placeholders. Files
-   * whose media type is `image/*` are always treated as images.
+   * whose media type is `image/*` (or a bare `image`) are always treated as images.
    * @default false
    */
   includeFiles?: boolean;
@@ -120,6 +120,9 @@ function inlineLength(part: ImagePart | FilePart): number {
   return 0;
 }
 
+/** `image/png` and the like, and a bare `image` (AI SDK 7 writes that when the subtype is unknown). */
 function isImageMediaType(mediaType: unknown): boolean {
-  return typeof mediaType === 'string' && mediaType.toLowerCase().startsWith('image/');
+  if (typeof mediaType !== 'string') return false;
+  const type = mediaType.toLowerCase();
+  return type === 'image' || type.startsWith('image/');
 }
