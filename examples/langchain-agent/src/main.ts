@@ -6,7 +6,7 @@
  * Offline by default: LangChain's `fakeModel` plays the agent and the summarizer. With
  * OPENAI_API_KEY set, a real model (OPENAI_MODEL, default gpt-4.1-mini) does both.
  *
- * Exits non-zero if a prompt went over the window or the agent state lost a message.
+ * Exits non-zero if a prompt went over the window or the agent state lost or altered a message.
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
@@ -148,9 +148,19 @@ console.log(
 if (compaction)
   console.log(`\nSummary (first 400 characters):\n${compaction.summaries.at(-1)?.slice(0, 400)}…`);
 
-const lost = !online && kept !== TURNS * 4;
+// Offline, every tool result in the state must still be the whole file the tool returned.
+const altered =
+  !online &&
+  final.values.messages.some(
+    (message) =>
+      ToolMessage.isInstance(message) &&
+      message.content !== fileContent(/^\/\/ (\S+)/.exec(String(message.content))?.[1] ?? ''),
+  );
+const lost = (!online && kept !== TURNS * 4) || altered;
 if (failures > 0 || lost || (!online && compaction === undefined)) {
-  console.error(`\nFAILED: ${failures} prompt(s) over the window${lost ? '; messages were lost' : ''}.`);
+  console.error(
+    `\nFAILED: ${failures} prompt(s) over the window${lost ? '; messages were lost or altered' : ''}.`,
+  );
   process.exit(1);
 }
 console.log('\nOK: every prompt fit the window and no message was lost.');

@@ -14,7 +14,7 @@ const proxyDirectory = dirname(require.resolve('@spillway/mcp-proxy/package.json
 const proxyCli = join(proxyDirectory, 'src', 'cli.ts'); // from source: no build needed
 const filesystemServer = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 
-// A 400 KB log file: what a model asking "what went wrong?" might read whole.
+// A 350 KB log file: what a model asking "what went wrong?" might read whole.
 const directory = mkdtempSync(join(tmpdir(), 'spillway-example-'));
 const lines = Array.from({ length: 5000 }, (_, index) => {
   const time = new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString();

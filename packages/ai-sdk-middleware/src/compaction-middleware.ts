@@ -11,6 +11,7 @@ import {
   type Message,
   type PrepareResult,
   type Summarizer,
+  type SummarizerInput,
   TOOL_RESULT_MAX_CHARS,
 } from '@spillway/core';
 import { readSpillwayCallOptions } from './call/spillway-call-options';
@@ -108,7 +109,18 @@ export function compactionMiddleware({
   if (waitUntil !== undefined && typeof waitUntil !== 'function') {
     throw new InvalidConfigError({ option: 'waitUntil', value: waitUntil, message: 'must be a function' });
   }
+  // The default summarizer writes a conversation's summary with the model that conversation goes to
+  // (one middleware may wrap several models); the model called last stands in for a forgotten one.
+  const conversationModels = new Map<string, LanguageModelLike>();
   let lastModel: LanguageModelLike | undefined;
+  const rememberModel = (conversationId: string, model: LanguageModelLike) => {
+    lastModel = model;
+    conversationModels.delete(conversationId);
+    conversationModels.set(conversationId, model);
+    if (conversationModels.size > REMEMBERED_MODELS) {
+      conversationModels.delete(conversationModels.keys().next().value as string);
+    }
+  };
   const listeners = new Set<CompactionEventHandler>();
   const emit = (event: CompactionEvent) => {
     for (const listener of [onEvent, ...listeners]) {
@@ -121,7 +133,11 @@ export function compactionMiddleware({
   };
   const compactor = createCompactor({
     ...engineOptions,
-    summarizer: resolveSummarizer(summarizer, () => lastModel),
+    summarizer: resolveSummarizer(
+      summarizer,
+      ({ conversationId }) =>
+        (conversationId === undefined ? undefined : conversationModels.get(conversationId)) ?? lastModel,
+    ),
     onEvent: emit,
   });
   const converter = createPromptConverter({
@@ -172,18 +188,30 @@ export function compactionMiddleware({
     }
   };
 
+  /** Runs after a completed response (for a stream, inside its `flush`): must never throw. */
   const afterResponse = (context: CallContext, usage: unknown) => {
-    const { inputTokens, outputTokens } = readUsage(usage);
-    const work = compactor.afterResponse(context.messages, {
-      conversationId: context.conversationId,
-      model: context.modelId,
-      contextWindow: context.contextWindow,
-      inputTokens,
-      estimatedTokens: context.estimatedTokens,
-      responseTokens: outputTokens ?? 0,
-      overheadTokens: context.overheadTokens,
-    });
-    waitUntil?.(work);
+    try {
+      const { inputTokens, outputTokens } = readUsage(usage);
+      const work = compactor.afterResponse(context.messages, {
+        conversationId: context.conversationId,
+        model: context.modelId,
+        contextWindow: context.contextWindow,
+        inputTokens,
+        estimatedTokens: context.estimatedTokens,
+        responseTokens: outputTokens ?? 0,
+        overheadTokens: context.overheadTokens,
+      });
+      waitUntil?.(work);
+    } catch (error) {
+      // The response is complete: compaction must not turn it into a failure.
+      emit({
+        type: 'compaction-failed',
+        conversationId: context.conversationId,
+        reason: 'background',
+        error,
+        fallback: 'none',
+      });
+    }
   };
 
   const retry = async <Params extends CallParamsLike, Result>(
@@ -196,14 +224,28 @@ export function compactionMiddleware({
     let tokenCount: number | undefined;
     for (let attempt = 1; attempt <= maxOverflowRetries; attempt++) {
       if (params.abortSignal?.aborted) throw lastError;
-      const prepared = await compactor.prepare(context.messages, {
-        conversationId: context.conversationId,
-        model: context.modelId,
-        contextWindow: context.contextWindow,
-        overheadTokens: context.overheadTokens,
-        overflowAttempt: attempt,
-        abortSignal: params.abortSignal,
-      });
+      let prepared: PrepareResult;
+      try {
+        prepared = await compactor.prepare(context.messages, {
+          conversationId: context.conversationId,
+          model: context.modelId,
+          contextWindow: context.contextWindow,
+          overheadTokens: context.overheadTokens,
+          overflowAttempt: attempt,
+          abortSignal: params.abortSignal,
+        });
+      } catch (compactionError) {
+        if (params.abortSignal?.aborted) throw compactionError;
+        // No smaller prompt to retry with: the caller gets the provider's own error, not ours.
+        emit({
+          type: 'compaction-failed',
+          conversationId: context.conversationId,
+          reason: 'overflow',
+          error: compactionError,
+          fallback: 'none',
+        });
+        throw lastError;
+      }
       tokenCount = prepared.tokensAfter;
       reportUsage(context, prepared, attempt);
       const retryParams = { ...params, prompt: build(prepared.messages, context) };
@@ -232,17 +274,18 @@ export function compactionMiddleware({
     async transformParams({ params: received, model }) {
       const { options: callOptions, params } = readSpillwayCallOptions(received);
       if (callOptions.disabled || !Array.isArray(params.prompt)) return params;
-      lastModel = model as LanguageModelLike;
       const original = params.prompt as SdkPrompt;
       const version: PromptVersion = model.specificationVersion === 'v4' ? 'v4' : 'v3';
       try {
         const converted = converter.convert(original);
         const overheadTokens = overheadOf(params);
+        const conversationId =
+          callOptions.conversationId ??
+          resolveConversationId?.({ params, model }) ??
+          deriveConversationId(converted.messages);
+        rememberModel(conversationId, model as LanguageModelLike);
         const prepared = await compactor.prepare(converted.messages, {
-          conversationId:
-            callOptions.conversationId ??
-            resolveConversationId?.({ params, model }) ??
-            deriveConversationId(identifyingPrefix(converted.messages)),
+          conversationId,
           model: model.modelId,
           contextWindow: engineOptions.contextWindow,
           overheadTokens,
@@ -341,9 +384,12 @@ export function compactionMiddleware({
   };
 }
 
+/** Conversations whose model the default summarizer remembers. */
+const REMEMBERED_MODELS = 1_000;
+
 function resolveSummarizer(
   summarizer: CompactionMiddlewareOptions['summarizer'],
-  wrappedModel: () => LanguageModelLike | undefined,
+  wrappedModel: (input: SummarizerInput) => LanguageModelLike | undefined,
 ): Summarizer {
   if (summarizer === undefined) return languageModelSummarizer({ model: wrappedModel });
   if (summarizer === 'extractive') return extractiveSummarizer;
@@ -370,20 +416,6 @@ function total(value: unknown): number | undefined {
     if (typeof inner === 'number' && Number.isFinite(inner)) return inner;
   }
   return undefined;
-}
-
-/**
- * The leading messages `deriveConversationId` reads (the first system message among the first 8,
- * the first two other messages), so deriving the key costs O(1) instead of O(conversation).
- */
-function identifyingPrefix(messages: readonly Message[]): readonly Message[] {
-  let others = 0;
-  let end = 0;
-  while (end < messages.length && (end < 8 || others < 2)) {
-    if (messages[end]!.role !== 'system') others++;
-    end++;
-  }
-  return messages.slice(0, end);
 }
 
 function once<T>(compute: () => T): () => T {

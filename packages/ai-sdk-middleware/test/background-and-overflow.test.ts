@@ -1,4 +1,4 @@
-import type { CompactionEvent } from '@spillway/core';
+import { type CompactionEvent, type CompactionState, MemoryCompactionStore } from '@spillway/core';
 import { describe, expect, it } from 'vitest';
 import { compactionMiddleware } from '../src/index';
 import { agentTurn } from './conversation';
@@ -86,6 +86,132 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
     expect(summarizerCalls).toBe(1);
   });
 
+  it('a stored summary is not applied to an edited history under the same conversation id', async () => {
+    const history: unknown[] = [];
+    for (let turn = 1; turn <= 12; turn++) history.push(...agentTurn(sdk, turn));
+    const probe = sdk.createMockModel({ doGenerate: textResult('ok', 1) });
+    await sdk.generateText({ model: probeModel(probe), messages: history });
+    const window = Math.ceil(promptTokens(probe.doGenerateCalls[0].prompt) / 0.82);
+    const middleware = compactionMiddleware({
+      contextWindow: window,
+      auditIdentifiers: false,
+      summarizer: () => 'SUMMARY OF THE ORIGINAL HISTORY',
+    });
+    const model = sdk.createMockModel({
+      // biome-ignore lint/suspicious/noExplicitAny: call options of either version
+      doGenerate: async (options: any) => textResult('answer', promptTokens(options.prompt)),
+    });
+    const wrapped = sdk.wrapLanguageModel({ model, middleware });
+    const providerOptions = { spillway: { conversationId: 'edited' } };
+    await sdk.generateText({ model: wrapped, messages: history, providerOptions });
+    await middleware.compactor.idle();
+    expect(await middleware.compactor.store.get('edited')).toBeDefined();
+    // The same conversation continued: the summary replaces the prefix it covers.
+    await sdk.generateText({
+      model: wrapped,
+      messages: [...history, { role: 'user', content: 'next' }],
+      providerOptions,
+    });
+    expect(JSON.stringify(model.doGenerateCalls[1].prompt)).toContain('SUMMARY OF THE ORIGINAL HISTORY');
+    // The first request edited (a branch): the summary no longer describes it and is not applied.
+    const edited = [
+      { role: 'user', content: 'Turn 1: please look at src/other.ts instead.' },
+      ...history.slice(1),
+    ];
+    await sdk.generateText({
+      model: wrapped,
+      messages: [...edited, { role: 'user', content: 'next' }],
+      providerOptions,
+    });
+    const prompt = JSON.stringify(model.doGenerateCalls[2].prompt);
+    expect(prompt).not.toContain('SUMMARY OF THE ORIGINAL HISTORY');
+    expect(prompt).toContain('src/other.ts instead');
+  });
+
+  it('a throwing waitUntil (or any failure starting background work) never fails a completed call', async () => {
+    const events: CompactionEvent[] = [];
+    const middleware = compactionMiddleware({
+      contextWindow: 100_000,
+      summarizer: 'extractive',
+      waitUntil: () => {
+        throw new Error('waitUntil called outside a request context');
+      },
+      onEvent: (event) => events.push(event),
+    });
+    const model = sdk.createMockModel({
+      doGenerate: textResult('generated', 10),
+      doStream: async () => ({ stream: sdk.simulateReadableStream({ chunks: textChunks('streamed', 10) }) }),
+    });
+    const wrapped = sdk.wrapLanguageModel({ model, middleware });
+    const generated = await sdk.generateText({ model: wrapped, prompt: 'hi', maxRetries: 0 });
+    expect(generated.text).toBe('generated');
+    const errors: unknown[] = [];
+    const streamed = sdk.streamText({
+      model: wrapped,
+      prompt: 'hi',
+      maxRetries: 0,
+      onError: ({ error }: { error: unknown }) => errors.push(error),
+    });
+    expect(await streamed.text).toBe('streamed');
+    expect(errors).toEqual([]);
+    expect(
+      events.filter((event) => event.type === 'compaction-failed' && event.reason === 'background'),
+    ).toHaveLength(2);
+  });
+
+  it('by default each conversation is summarized by its own model, not by the one called last', async () => {
+    const history: unknown[] = [];
+    for (let turn = 1; turn <= 12; turn++) history.push(...agentTurn(sdk, turn));
+    const probe = sdk.createMockModel({ doGenerate: textResult('ok', 1) });
+    await sdk.generateText({ model: probeModel(probe), messages: history });
+    const window = Math.ceil(promptTokens(probe.doGenerateCalls[0].prompt) / 0.82);
+    // biome-ignore lint/suspicious/noExplicitAny: call options of either version
+    const isSummaryCall = (options: any) =>
+      options.prompt.length === 2 && String(options.prompt[1].content[0]?.text).includes('<transcript>');
+    const answering = (name: string) =>
+      sdk.createMockModel({
+        modelId: name,
+        // biome-ignore lint/suspicious/noExplicitAny: call options of either version
+        doGenerate: async (options: any) =>
+          textResult(
+            isSummaryCall(options) ? `Summary by ${name}: src/module-1.ts` : 'answer',
+            promptTokens(options.prompt),
+          ),
+      });
+    const first = answering('model-a');
+    const second = answering('model-b');
+    // Hold the background compaction of conversation "a" until the other conversation has called
+    // its model (the store read is where the background work starts).
+    const held = gate();
+    const inner = new MemoryCompactionStore();
+    let reads = 0;
+    const store = {
+      get: async (id: string) => {
+        if (id === 'a' && ++reads === 2) await held.promise;
+        return inner.get(id);
+      },
+      set: (id: string, state: CompactionState) => inner.set(id, state),
+      delete: (id: string) => inner.delete(id),
+    };
+    const middleware = compactionMiddleware({ contextWindow: window, store, auditIdentifiers: false });
+    await sdk.generateText({
+      model: sdk.wrapLanguageModel({ model: first, middleware }),
+      messages: history,
+      providerOptions: { spillway: { conversationId: 'a' } },
+    });
+    expect(middleware.compactor.isCompacting('a')).toBe(true);
+    await sdk.generateText({
+      model: sdk.wrapLanguageModel({ model: second, middleware }),
+      prompt: 'hello',
+      providerOptions: { spillway: { conversationId: 'b' } },
+    });
+    held.open();
+    await middleware.compactor.idle();
+    expect(first.doGenerateCalls.filter(isSummaryCall)).toHaveLength(1);
+    expect(second.doGenerateCalls.filter(isSummaryCall)).toHaveLength(0);
+    expect((await inner.get('a'))?.summaries[0]).toContain('Summary by model-a');
+  });
+
   it('recovers from a provider overflow error with compaction and one retry', async () => {
     const history: unknown[] = [];
     for (let turn = 1; turn <= 16; turn++) history.push(...agentTurn(sdk, turn));
@@ -123,6 +249,39 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
       .filter((message: { role: string }) => message.role === 'user')
       .at(-1);
     expect(JSON.stringify(lastUser)).toContain('Turn 16: please look at src/module-16.ts');
+  });
+
+  it("when compacting for a retry fails, the provider's overflow error surfaces, not the engine's", async () => {
+    const inner = new MemoryCompactionStore();
+    let reads = 0;
+    const store = {
+      get: async (id: string) => {
+        if (++reads > 1) throw new Error('store unreachable');
+        return inner.get(id);
+      },
+      set: (id: string, state: CompactionState) => inner.set(id, state),
+      delete: (id: string) => inner.delete(id),
+    };
+    const events: CompactionEvent[] = [];
+    const model = sdk.createMockModel({
+      doGenerate: async () => {
+        throw openAiOverflowError(sdk);
+      },
+    });
+    const middleware = compactionMiddleware({
+      summarizer: 'extractive',
+      store,
+      onEvent: (event) => events.push(event),
+    });
+    const error = await sdk
+      .generateText({ model: sdk.wrapLanguageModel({ model, middleware }), prompt: 'hello', maxRetries: 0 })
+      .catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain('maximum context length');
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(events.find((event) => event.type === 'compaction-failed')).toMatchObject({
+      reason: 'overflow',
+      error: expect.objectContaining({ message: 'store unreachable' }),
+    });
   });
 
   it('surfaces a ContextOverflowError with the provider error as cause when retries run out', async () => {

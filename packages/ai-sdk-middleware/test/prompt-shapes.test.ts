@@ -224,7 +224,61 @@ describe.each(shapes)('$name prompt shapes', ({ version, build }) => {
   });
 });
 
-/** No orphan tool result, no empty message, calls answered in the next tool message. */
+describe('V4 images typed by their top-level media type alone', () => {
+  it("become placeholders when old, like fully typed ones (ai 7 writes `mediaType: 'image'`)", async () => {
+    const prompt: unknown[] = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Compare these.' },
+          { type: 'file', data: { type: 'data', data: png }, mediaType: 'image', filename: 'mine.png' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 's', toolName: 'shot', input: {} }],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 's',
+            toolName: 'shot',
+            output: {
+              type: 'content',
+              value: [{ type: 'file', data: { type: 'data', data: toBase64(png) }, mediaType: 'image' }],
+            },
+          },
+        ],
+      },
+    ];
+    for (let turn = 0; turn < 12; turn++) {
+      prompt.push({
+        role: 'assistant',
+        content: [{ type: 'text', text: `Step ${turn}: ${'detail '.repeat(120)}` }],
+      });
+      prompt.push({ role: 'user', content: [{ type: 'text', text: `Continue ${turn}.` }] });
+    }
+    // Fully typed, the same conversation fills 86% of this window: over the compact threshold.
+    const typed = JSON.parse(
+      JSON.stringify(prompt).replaceAll('"mediaType":"image"', '"mediaType":"image/png"'),
+    );
+    typed[0].content[1].data.data = png;
+    const window = Math.ceil(promptTokens(typed) / 0.86);
+    const { prompt: sent } = await transform(
+      'v4',
+      prompt,
+      compactionMiddleware({ contextWindow: window, summarizer: 'extractive' }),
+    );
+    const text = JSON.stringify(sent);
+    expect(text).not.toContain(toBase64(png).slice(0, 200));
+    expect(text).toContain('[image: mine.png, 1024x768');
+    expect(text).toMatch(/"text":"\[image: 1024x768/);
+  });
+});
+
+/** No orphan tool result, no call without its result, no empty message. */
 function assertValid(prompt: { role: string; content: string | { type: string; toolCallId?: string }[] }[]) {
   const calls = new Set<string>();
   for (const message of prompt) {
@@ -237,6 +291,13 @@ function assertValid(prompt: { role: string; content: string | { type: string; t
         expect(calls.has(part.toolCallId!)).toBe(true);
     }
   }
+  // Nor a call without its result (provider-executed results sit in the assistant message).
+  const results = new Set<string>();
+  for (const message of prompt) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) if (part.type === 'tool-result') results.add(part.toolCallId!);
+  }
+  for (const id of calls) expect(results.has(id), `call ${id} has no result`).toBe(true);
 }
 
 describe('any conversation (property)', () => {

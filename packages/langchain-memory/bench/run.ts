@@ -107,12 +107,21 @@ const langchainTunedMiddleware = (summaryModel: SummaryModel) =>
     trigger: { tokens: Math.floor(WINDOW * 0.85) },
     keep: { tokens: Math.floor(WINDOW * 0.25) },
   });
+// The same token count the fake provider rejects by, so the comparison is not a counter contest.
+const langchainSameCounterMiddleware = (summaryModel: SummaryModel) =>
+  summarizationMiddleware({
+    model: summaryModel,
+    trigger: { tokens: Math.floor(WINDOW * 0.85) },
+    keep: { tokens: Math.floor(WINDOW * 0.25) },
+    tokenCounter: promptTokens,
+  });
 const spillwayMiddleware = (summaryModel: SummaryModel) =>
   compactionMiddleware({ contextWindow: WINDOW, model: summaryModel }) as unknown as AgentMiddleware;
 
 const rows: Row[] = [
   await run('LangChain summarizationMiddleware', langchainMiddleware, createSummaryModel()),
   await run('LangChain, keep 4,000 tokens', langchainTunedMiddleware, createSummaryModel()),
+  await run('LangChain, 4,000 tokens, same counter', langchainSameCounterMiddleware, createSummaryModel()),
   await run('Spillway compactionMiddleware', spillwayMiddleware, createSummaryModel()),
   await run('LangChain, summarizer down', langchainMiddleware, failingSummaryModel()),
   await run('Spillway, summarizer down', spillwayMiddleware, failingSummaryModel()),
@@ -142,7 +151,8 @@ console.log(
 );
 for (const line of cells.slice(1)) console.log(format(line));
 console.log(
-  '\nLangChain rows: trigger at 85% of the window; keep 20 messages (its default) or 4,000 tokens. Spillway: defaults.',
+  '\nLangChain rows: trigger at 85% of the window; keep 20 messages (its default) or 4,000 tokens; "same counter"\n' +
+    'gives it the token count the fake provider rejects by (its default counter is an approximation). Spillway: defaults.',
 );
 console.log(
   '\ntokens: the estimate of every prompt the agent model received (@spillway/core estimator, the same for both).',

@@ -2,6 +2,7 @@
 
 export { fromNeutralMessages } from './convert/from-neutral-messages';
 export { toNeutralMessages } from './convert/to-neutral-messages';
+export type { TokenCounter } from './estimate/token-counter-estimator';
 export { dispatchCompactionEvent, EVENT_NAME_PREFIX } from './events/dispatch-compaction-event';
 export {
   CompactingChatMessageHistory,

@@ -34,7 +34,12 @@ export {
   readResultPage,
   readResultToolDefinition,
 } from './paging/read-result-tool';
-export { ResultStore, type ResultStoreOptions, type StoredResult } from './paging/result-store';
+export {
+  ResultStore,
+  type ResultStoreOptions,
+  type ResultStorePutOptions,
+  type StoredResult,
+} from './paging/result-store';
 export { createProxy, type McpProxy } from './proxy/create-proxy';
 export type { HttpListener, ListenHttpOptions } from './proxy/listen-http';
 export type { ProxySession, ProxySessionEnd } from './proxy/proxy-session';

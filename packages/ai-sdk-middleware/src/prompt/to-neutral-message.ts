@@ -100,10 +100,9 @@ function toNeutralContentItem(item: SdkPart): ToolResultContentPart {
       return typeof item.text === 'string' ? link({ type: 'text', text: item.text }, item) : opaque(item);
     // V3 items.
     case 'image-data':
-    case 'media':
-      return toNeutralFile(item, item.data, item.mediaType ?? 'image/*', undefined, 'image') ?? opaque(item);
+      return toNeutralFile(item, item.data, item.mediaType, undefined, 'image') ?? opaque(item);
     case 'image-url':
-      return toNeutralFile(item, item.url, item.mediaType ?? 'image/*', undefined, 'image') ?? opaque(item);
+      return toNeutralFile(item, item.url, item.mediaType, undefined, 'image') ?? opaque(item);
     case 'file-data':
       return toNeutralFile(item, item.data, item.mediaType, item.filename) ?? opaque(item);
     case 'file-url':
@@ -131,11 +130,15 @@ function toNeutralFile(
     return undefined;
   }
   const type = typeof mediaType === 'string' ? mediaType : undefined;
-  const isImage = kind === 'image' || (type?.startsWith('image/') ?? false);
+  // V4 allows the top-level type alone (`image`: what ai 7 writes for images, e.g. from `image-url`
+  // tool output or an image part without a media type) and reads `image/*` the same way. Both mean
+  // an image of unknown subtype, which the neutral model leaves untyped.
+  const isImage = kind === 'image' || /^image(\/|$)/i.test(type ?? '');
+  const subtypeKnown = type !== undefined && /\/[^*]/.test(type);
   const neutral = {
     type: isImage ? ('image' as const) : ('file' as const),
     ...source,
-    ...(type !== undefined && type !== 'image/*' ? { mediaType: type } : {}),
+    ...(type !== undefined && (subtypeKnown || !isImage) ? { mediaType: type } : {}),
     ...(typeof filename === 'string' ? { filename } : {}),
   };
   return link(neutral, original);

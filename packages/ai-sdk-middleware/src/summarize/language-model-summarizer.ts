@@ -1,10 +1,13 @@
-import { InvalidConfigError, type Summarizer } from '@spillway/core';
+import { InvalidConfigError, type Summarizer, type SummarizerInput } from '@spillway/core';
 import type { LanguageModelLike } from './language-model-like';
 
 /** Options of {@link languageModelSummarizer}. */
 export interface LanguageModelSummarizerOptions {
-  /** The model that writes summaries (V3 or V4), or a function returning it per call. */
-  model: LanguageModelLike | (() => LanguageModelLike | undefined);
+  /**
+   * The model that writes summaries (V3 or V4), or a function returning it per call (given the
+   * summarizer's input, e.g. its `conversationId`).
+   */
+  model: LanguageModelLike | ((input: SummarizerInput) => LanguageModelLike | undefined);
   /**
    * Output budget of one summary call, in tokens.
    * @default 4096
@@ -20,8 +23,9 @@ export function languageModelSummarizer({
   model,
   maxOutputTokens = 4096,
 }: LanguageModelSummarizerOptions): Summarizer {
-  return async ({ system, prompt, abortSignal }) => {
-    const target = typeof model === 'function' ? model() : model;
+  return async (input) => {
+    const { system, prompt, abortSignal } = input;
+    const target = typeof model === 'function' ? model(input) : model;
     if (target === undefined) {
       throw new InvalidConfigError({
         option: 'summarizer',

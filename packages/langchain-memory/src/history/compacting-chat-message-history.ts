@@ -6,12 +6,14 @@ import {
   type CompactorOptions,
   capToolResults,
   createCompactor,
+  createEstimator,
   deriveConversationId,
   type Summarizer,
   TOOL_RESULT_MAX_CHARS,
 } from '@spillway/core';
 import { fromNeutralMessages } from '../convert/from-neutral-messages';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
+import { type TokenCounter, tokenCounterEstimator } from '../estimate/token-counter-estimator';
 import { dispatchCompactionEvent } from '../events/dispatch-compaction-event';
 import { createModelSummarizer, type InvokableChatModel } from '../summarize/model-summarizer';
 
@@ -37,6 +39,19 @@ export interface CompactingChatMessageHistoryOptions extends Omit<CompactorOptio
    * @default undefined (then give `contextWindow`, or nothing is compacted)
    */
   modelName?: string;
+  /**
+   * Counts the tokens of LangChain messages for every threshold decision, synchronously: called
+   * with one message at a time (memoised per message), a list counting as the sum. Calibration
+   * from `usage_metadata` still applies on top of it.
+   * @default the estimator's own count
+   */
+  tokenCounter?: TokenCounter;
+}
+
+/** The last compacted view, and how many stored messages it was made from. */
+interface CompactedView {
+  storedCount: number;
+  messages: Promise<BaseMessage[]>;
 }
 
 /**
@@ -48,9 +63,10 @@ export interface CompactingChatMessageHistoryOptions extends Omit<CompactorOptio
  *
  * Compaction events go to `onEvent` and, inside a run, to LangChain callbacks as `spillway:<type>`.
  *
- * The compacted view stays the same between two writes (even when a background summary completes
- * meanwhile), so `RunnableWithMessageHistory`, which reads the history twice per run, always sees the
- * same list.
+ * The compacted view stays the same while the stored conversation does (even when a background
+ * summary completes meanwhile), so `RunnableWithMessageHistory`, which reads the history twice per
+ * run and slices by length, always sees the same list; a write by anyone else sharing the wrapped
+ * history is seen at the next read.
  */
 export class CompactingChatMessageHistory extends BaseChatMessageHistory {
   lc_namespace = ['spillway', 'langchain_memory'];
@@ -64,7 +80,7 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
   readonly #modelName: string | undefined;
   readonly #toolResultMaxChars: number;
   readonly #toolResultLimits: Readonly<Record<string, number>>;
-  #view: Promise<BaseMessage[]> | undefined;
+  #view: CompactedView | undefined;
   #lastEstimate: number | undefined;
 
   /** @throws {InvalidConfigError} for a bad option. */
@@ -74,6 +90,7 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
     model,
     modelName,
     summarizer,
+    tokenCounter,
     ...options
   }: CompactingChatMessageHistoryOptions) {
     super();
@@ -87,22 +104,40 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
     const { onEvent } = options;
     this.compactor = createCompactor({
       ...options,
+      ...(tokenCounter === undefined
+        ? {}
+        : { estimator: tokenCounterEstimator(tokenCounter, options.estimator ?? createEstimator()) }),
       onEvent: (event) => {
-        onEvent?.(event);
-        dispatchCompactionEvent(event);
+        try {
+          onEvent?.(event);
+        } finally {
+          dispatchCompactionEvent(event);
+        }
       },
       ...(modelName === undefined ? {} : { model: modelName }),
       ...(effective === undefined ? {} : { summarizer: effective }),
     });
   }
 
-  /** The compacted view of the conversation, for building a prompt. */
+  /**
+   * The compacted view of the conversation, for building a prompt. It is remade when the stored
+   * conversation changed length since the last view (a write through this wrapper, or through
+   * anything else sharing the wrapped history), and only then.
+   */
   async getMessages(): Promise<BaseMessage[]> {
-    this.#view ??= this.#compactedView().catch((error) => {
-      this.#view = undefined;
-      throw error;
-    });
-    return [...(await this.#view)];
+    const stored = await this.history.getMessages();
+    let view = this.#view;
+    if (view === undefined || view.storedCount !== stored.length) {
+      const made: CompactedView = {
+        storedCount: stored.length,
+        messages: this.#compactedView(stored).catch((error) => {
+          if (this.#view === made) this.#view = undefined;
+          throw error;
+        }),
+      };
+      this.#view = view = made;
+    }
+    return [...(await view.messages)];
   }
 
   /** Every stored message, as stored (tool results capped at storage time, nothing else changed). */
@@ -156,8 +191,8 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
     this.#view = undefined;
   }
 
-  async #compactedView(): Promise<BaseMessage[]> {
-    const messages = toNeutralMessages(await this.history.getMessages());
+  async #compactedView(stored: readonly BaseMessage[]): Promise<BaseMessage[]> {
+    const messages = toNeutralMessages(stored);
     if (messages.length === 0) return [];
     const prepared = await this.compactor.prepare(messages, {
       conversationId: this.#idOf(messages),

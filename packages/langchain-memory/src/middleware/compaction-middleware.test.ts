@@ -6,7 +6,7 @@ import {
   SystemMessage,
   ToolMessage,
 } from '@langchain/core/messages';
-import { MemorySaver } from '@langchain/langgraph';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import {
   type CompactionEvent,
   type CompactionState,
@@ -15,7 +15,7 @@ import {
   extractiveSummarizer,
   InvalidConfigError,
 } from '@spillway/core';
-import { createAgent, fakeModel } from 'langchain';
+import { createAgent, createMiddleware, fakeModel } from 'langchain';
 import { describe, expect, test } from 'vitest';
 import {
   createReadFileTool,
@@ -133,7 +133,8 @@ describe('compactionMiddleware in createAgent (60-turn session)', async () => {
     await runTurns(fresh.agent, 'session', 60, 61);
     const stored = state.values[COMPACTION_STATE_KEY]!;
     const first = fresh.model.calls[0]!.messages;
-    expect(first[0]!.text).toContain(stored.summaries[0]!.slice(0, 200));
+    // The whole checkpointed summary, not a new one made from scratch (that would name other files).
+    expect(first[0]!.text).toContain(stored.summaries[0]!);
     expect(promptTokens(first)).toBeLessThan(WINDOW);
     expect(first.length).toBeLessThan(60);
   });
@@ -192,6 +193,39 @@ test("the model's ContextOverflowError is compacted harder and retried", async (
   expect(
     toolPairsIntact(model.calls[1]!.messages.filter((message) => !SystemMessage.isInstance(message))),
   ).toBe(true);
+});
+
+test('with a system prompt, a second overflow retry still reaches the model (LangChain checks systemPrompt on every handler call)', async () => {
+  const model = fakeModel()
+    .respond(new LangChainContextOverflowError('prompt is too long'))
+    .respond(new LangChainContextOverflowError('prompt is too long'))
+    .respond(new AIMessage('Answered after two retries.'));
+  const history: BaseMessage[] = [];
+  for (let turn = 0; turn < 6; turn++) {
+    history.push(
+      new HumanMessage(`Question ${turn}`),
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: `c${turn}`, name: 'read_file', args: { path: `f${turn}` } }],
+      }),
+      new ToolMessage({ tool_call_id: `c${turn}`, name: 'read_file', content: fileContent(`f${turn}`, 1) }),
+      new AIMessage(`Answer ${turn}`),
+    );
+  }
+  const agent = createAgent({
+    model,
+    tools: [],
+    systemPrompt: SYSTEM_PROMPT,
+    middleware: [compactionMiddleware({ summarizer: extractiveSummarizer })],
+  });
+  const result = await agent.invoke({ messages: [...history, new HumanMessage('And now?')] });
+  expect(result.messages.at(-1)!.text).toBe('Answered after two retries.');
+  expect(model.callCount).toBe(3);
+  // Both retries carried the summary, and the original system prompt after it.
+  for (const call of model.calls.slice(1)) {
+    expect(call.messages[0]!.text).toContain('Summary of the earlier conversation');
+    expect(call.messages[0]!.text).toContain(SYSTEM_PROMPT);
+  }
 });
 
 test('after the retries run out, the overflow surfaces as ContextOverflowError with its cause', async () => {
@@ -254,6 +288,24 @@ test('events reach LangChain callbacks as custom events named spillway:<type>', 
   expect(names.every((name) => name.startsWith('spillway:'))).toBe(true);
 });
 
+test('an onEvent that throws is ignored, and LangChain callbacks still get every event', async () => {
+  const session = setup({
+    onEvent: () => {
+      throw new Error('handler bug');
+    },
+  });
+  const names: string[] = [];
+  const callbacks = [{ handleCustomEvent: (name: string) => void names.push(name) }];
+  for (let turn = 0; turn < 12; turn++) {
+    await session.agent.invoke(
+      { messages: [userMessage(turn)] },
+      { configurable: { thread_id: 'throwing-handler' }, callbacks },
+    );
+  }
+  expect(names).toContain('spillway:compaction-start');
+  expect(names).toContain('spillway:compaction-end');
+});
+
 test('usage_metadata.input_tokens calibrates the estimator', async () => {
   const estimator = createEstimator();
   const model = fakeModel().respond(
@@ -282,8 +334,45 @@ test('tool calls without ids keep their results paired', async () => {
   await runTurns(agent, 'anonymous', 0, 25);
   const state = await readState(agent, 'anonymous');
   expect(state.values.messages).toHaveLength(100);
+  // The calls really carry no ids, nor do their results.
+  const assistant = state.values.messages.find(
+    (message) => AIMessage.isInstance(message) && message.tool_calls?.length,
+  );
+  expect((assistant as AIMessage).tool_calls![0]!.id).toBeUndefined();
   expect(state.values[COMPACTION_STATE_KEY]?.coveredCount).toBeGreaterThan(0);
-  for (const call of model.calls) expect(promptTokens(call.messages)).toBeLessThan(WINDOW);
+  for (const call of model.calls) {
+    expect(promptTokens(call.messages)).toBeLessThan(WINDOW);
+    expect(toolPairsIntact(call.messages.filter((message) => !SystemMessage.isInstance(message)))).toBe(true);
+  }
+});
+
+test("one middleware, two threads: a thread never receives another thread's summary", async () => {
+  const session = setup({ summarizer: extractiveSummarizer });
+  await runTurns(session.agent, 'thread-a', 0, 12);
+  expect((await readState(session.agent, 'thread-a')).values[COMPACTION_STATE_KEY]).toBeDefined();
+  const before = session.model.callCount;
+  await runTurns(session.agent, 'thread-b', 0, 1);
+  for (const call of session.model.calls.slice(before)) {
+    expect(
+      call.messages.some((message) => message.text.includes('Summary of the earlier conversation')),
+    ).toBe(false);
+  }
+  expect((await readState(session.agent, 'thread-b')).values[COMPACTION_STATE_KEY]).toBeUndefined();
+});
+
+test('an inner middleware answering with a Command (not a message) passes through', async () => {
+  const inner = createMiddleware({
+    name: 'AnswersWithCommand',
+    wrapModelCall: async () =>
+      new Command({ update: { messages: [new AIMessage('from a command')] } }) as never,
+  });
+  const agent = createAgent({
+    model: fakeModel().respond(new AIMessage('unused')),
+    tools: [],
+    middleware: [compactionMiddleware({ contextWindow: WINDOW }), inner],
+  });
+  const result = await agent.invoke({ messages: [new HumanMessage('hi')] });
+  expect(result.messages.map((message) => message.text)).toEqual(['hi', 'from a command']);
 });
 
 test('bad options throw InvalidConfigError naming the option', () => {

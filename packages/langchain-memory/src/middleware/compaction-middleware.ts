@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, SystemMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, isBaseMessage, SystemMessage } from '@langchain/core/messages';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import {
   type CompactionEvent,
@@ -21,6 +21,7 @@ import { createMiddleware } from 'langchain';
 import { fromNeutralMessages } from '../convert/from-neutral-messages';
 import { bestState } from '../convert/state-matches';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
+import { type TokenCounter, tokenCounterEstimator } from '../estimate/token-counter-estimator';
 import { dispatchCompactionEvent } from '../events/dispatch-compaction-event';
 import { createModelSummarizer, type InvokableChatModel } from '../summarize/model-summarizer';
 import { COMPACTION_STATE_KEY, compactionStateSchema } from './compaction-state-schema';
@@ -65,6 +66,14 @@ export interface CompactionMiddlewareOptions extends Omit<CompactorOptions, 'mod
    * @default createEstimator()
    */
   estimator?: CompactorOptions['estimator'];
+  /**
+   * Counts the tokens of LangChain messages for every threshold decision, as LangChain's
+   * `summarizationMiddleware` option of that name does, but synchronously: it is called with one
+   * message at a time (memoised per message) and a list counts as the sum, so it must return a
+   * number, not a `Promise`. Calibration from `usage_metadata` still applies on top of it.
+   * @default the estimator's own count
+   */
+  tokenCounter?: TokenCounter;
 }
 
 const MIDDLEWARE_NAME = 'SpillwayCompactionMiddleware';
@@ -114,7 +123,8 @@ export function compactionMiddleware({
   keep,
   maxOverflowRetries = 4,
   store = new MemoryCompactionStore(),
-  estimator = createEstimator(),
+  estimator: baseEstimator = createEstimator(),
+  tokenCounter,
   onEvent,
   contextWindow: fixedWindow,
   contextWindows,
@@ -129,17 +139,8 @@ export function compactionMiddleware({
       message: 'must be a whole number, 0 or more',
     });
   }
-  if (
-    summaryModel !== undefined &&
-    typeof summaryModel !== 'string' &&
-    typeof summaryModel?.invoke !== 'function'
-  ) {
-    throw new InvalidConfigError({
-      option: 'model',
-      value: summaryModel,
-      message: 'must be a chat model (with invoke) or a model string',
-    });
-  }
+  const estimator =
+    tokenCounter === undefined ? baseEstimator : tokenCounterEstimator(tokenCounter, baseEstimator);
   // The agent's model writes summaries unless told otherwise; it is known at the first call.
   let agentModel: InvokableChatModel | undefined;
   const defaultSummarizer: Summarizer = (input) => {
@@ -149,8 +150,12 @@ export function compactionMiddleware({
   const effectiveSummarizer =
     summarizer ?? (summaryModel === undefined ? defaultSummarizer : createModelSummarizer(summaryModel));
   const handleEvent = (event: CompactionEvent) => {
-    onEvent?.(event);
-    dispatchCompactionEvent(event);
+    // A throwing handler is ignored (the engine catches it), but LangChain callbacks still get the event.
+    try {
+      onEvent?.(event);
+    } finally {
+      dispatchCompactionEvent(event);
+    }
   };
 
   const compactors = new Map<string, Compactor>();
@@ -239,7 +244,6 @@ export function compactionMiddleware({
       if (chosen !== undefined && chosen !== stored) await store.set(conversationId, chosen);
 
       const overheadTokens = toolTokens(request.tools as readonly ToolLike[], compactor);
-      let sentSystemPrompt = request.systemPrompt;
       for (let attempt = 0; ; attempt++) {
         const prepared = await compactor.prepare(neutral, {
           conversationId,
@@ -253,26 +257,27 @@ export function compactionMiddleware({
           const response = await handler({
             ...request,
             messages,
-            ...(system === undefined ? {} : { systemMessage: system, systemPrompt: sentSystemPrompt }),
+            // Only the system message changes: LangChain compares `systemPrompt` with the system
+            // message this middleware received, on every call of the handler (retries included).
+            ...(system === undefined ? {} : { systemMessage: system }),
           });
-          if (system !== undefined) sentSystemPrompt = system.text;
           const usage = AIMessage.isInstance(response) ? response.usage_metadata : undefined;
-          void compactor.afterResponse(
-            [...neutral, ...toNeutralMessages([...request.messages, response]).slice(-1)],
-            {
-              conversationId,
-              contextWindow: window,
-              overheadTokens,
-              ...(modelId === undefined ? {} : { model: modelId }),
-              ...(usage?.input_tokens === undefined
-                ? {}
-                : { inputTokens: usage.input_tokens, estimatedTokens: prepared.estimatedTokens }),
-              ...(usage?.output_tokens === undefined ? {} : { responseTokens: usage.output_tokens }),
-            },
-          );
+          // An inner middleware may answer with a `Command` instead of a message.
+          const answer = isBaseMessage(response)
+            ? toNeutralMessages([...request.messages, response]).slice(-1)
+            : [];
+          void compactor.afterResponse([...neutral, ...answer], {
+            conversationId,
+            contextWindow: window,
+            overheadTokens,
+            ...(modelId === undefined ? {} : { model: modelId }),
+            ...(usage?.input_tokens === undefined
+              ? {}
+              : { inputTokens: usage.input_tokens, estimatedTokens: prepared.estimatedTokens }),
+            ...(usage?.output_tokens === undefined ? {} : { responseTokens: usage.output_tokens }),
+          });
           return response;
         } catch (error) {
-          if (system !== undefined) sentSystemPrompt = system.text;
           if (!isContextOverflowError(error)) throw error;
           if (attempt >= maxOverflowRetries) {
             throw new ContextOverflowError({

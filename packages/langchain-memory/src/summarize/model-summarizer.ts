@@ -1,7 +1,7 @@
 import type { BaseLanguageModelInput } from '@langchain/core/language_models/base';
 import { type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import type { Summarizer } from '@spillway/core';
+import { InvalidConfigError, type Summarizer } from '@spillway/core';
 import { initChatModel } from 'langchain';
 
 /** Anything with LangChain's `invoke` that answers with a message: a chat model, a binding, a chain. */
@@ -23,8 +23,20 @@ export const SUMMARY_RUN_TAG = 'spillway-summary';
  *
  * @example
  * compactionMiddleware({ summarizer: createModelSummarizer(new ChatOpenAI({ model: 'gpt-4.1-mini' })) })
+ *
+ * @throws {InvalidConfigError} (option `model`) when `model` is neither a string nor has `invoke`.
  */
 export function createModelSummarizer(model: InvokableChatModel | string): Summarizer {
+  if (
+    typeof model !== 'string' &&
+    typeof (model as Partial<InvokableChatModel> | null)?.invoke !== 'function'
+  ) {
+    throw new InvalidConfigError({
+      option: 'model',
+      value: model,
+      message: 'must be a chat model (with invoke) or a model string',
+    });
+  }
   let resolved: Promise<InvokableChatModel> | undefined;
   return async ({ system, prompt, abortSignal }) => {
     resolved ??= typeof model === 'string' ? initChatModel(model) : Promise.resolve(model);

@@ -70,5 +70,29 @@ export function loadConfigFile(path: string): ConfigFile {
       });
     }
   }
-  return parsed as ConfigFile;
+  return withOffBudgets(parsed as ConfigFile);
+}
+
+/**
+ * JSON has no `Infinity`: `"off"` stands for it in `maxResultTokens` and `tools.*.maxResultTokens`,
+ * as it does for `--max-tokens` and `--tool`.
+ */
+function withOffBudgets(config: ConfigFile): ConfigFile {
+  const off = (value: unknown) => (value === 'off' ? Number.POSITIVE_INFINITY : value) as number | undefined;
+  const tools =
+    config.tools !== null && typeof config.tools === 'object' && !Array.isArray(config.tools)
+      ? Object.fromEntries(
+          Object.entries(config.tools).map(([name, budget]) => [
+            name,
+            budget !== null && typeof budget === 'object' && 'maxResultTokens' in budget
+              ? { ...budget, maxResultTokens: off(budget.maxResultTokens) }
+              : budget,
+          ]),
+        )
+      : config.tools;
+  return {
+    ...config,
+    ...('maxResultTokens' in config ? { maxResultTokens: off(config.maxResultTokens) } : {}),
+    ...(tools === undefined ? {} : { tools }),
+  };
 }

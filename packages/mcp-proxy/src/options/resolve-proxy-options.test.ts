@@ -88,6 +88,22 @@ describe('parseCliArguments', () => {
     expect(settings.listen).toBe(9000);
   });
 
+  it('reads "off" budgets from a config file, as on the command line', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'spillway-config-')), 'config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        command: 'node',
+        maxResultTokens: 'off',
+        tools: { read: { maxResultTokens: 'off' } },
+      }),
+    );
+    const settings = parseCliArguments(['--config', file]);
+    const resolved = resolveProxyOptions(settings.proxy);
+    expect(resolved.budget.maxResultTokens).toBe(Number.POSITIVE_INFINITY);
+    expect(resolved.tools.get('read')?.maxResultTokens).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it('rejects unknown config keys and a missing upstream', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'spillway-config-')), 'config.json');
     writeFileSync(file, JSON.stringify({ command: 'node', maxTokens: 5 }));

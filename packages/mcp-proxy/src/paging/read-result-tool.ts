@@ -34,7 +34,10 @@ export interface ReadResultPageOptions {
   store: ResultStore;
   /** The tool's arguments as the client sent them. */
   input: unknown;
-  /** Token budget of one page. */
+  /**
+   * Token budget of one page, for texts stored without their own (`StoredResult.pageTokens`, the
+   * budget of the tool whose result was cut, wins when set).
+   */
   maxTokens: number;
 }
 
@@ -44,7 +47,11 @@ export interface ReadResultPageOptions {
  * sits and what the next offset is. A page never ends inside a surrogate pair. Bad input or an
  * unknown id gives an `isError` result, never a protocol error.
  */
-export function readResultPage({ store, input, maxTokens }: ReadResultPageOptions): CallToolResult {
+export function readResultPage({
+  store,
+  input,
+  maxTokens: defaultMaxTokens,
+}: ReadResultPageOptions): CallToolResult {
   const { id, offset = 0, length } = (input ?? {}) as { id?: unknown; offset?: unknown; length?: unknown };
   if (typeof id !== 'string') return failure('"id" must be the id string from the truncation marker.');
   if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) {
@@ -60,6 +67,7 @@ export function readResultPage({ store, input, maxTokens }: ReadResultPageOption
     );
   }
   const { text, charsPerToken } = entry;
+  const maxTokens = entry.pageTokens ?? defaultMaxTokens;
   if (offset >= text.length) {
     return {
       content: [
@@ -71,12 +79,15 @@ export function readResultPage({ store, input, maxTokens }: ReadResultPageOption
       ],
     };
   }
-  const pageBudget = Number.isFinite(maxTokens) ? Math.floor(maxTokens * charsPerToken * 0.95) : text.length;
+  // The page and the line saying where it sits share the budget.
+  const widestWhere = `[spillway-mcp: characters ${text.length}–${text.length} of ${text.length}; next page: {"id":"${id}","offset":${text.length}}]`;
+  const pageTokens = Math.max(1, maxTokens - countTextTokens(widestWhere));
+  const pageBudget = Number.isFinite(maxTokens) ? Math.floor(pageTokens * charsPerToken * 0.95) : text.length;
   let end = Math.min(text.length, offset + Math.max(1, Math.min(length ?? pageBudget, pageBudget)));
-  for (let attempt = 0; attempt < 6; attempt++) {
+  for (let attempt = 0; attempt < 8; attempt++) {
     const tokens = countTextTokens(text.slice(offset, end));
-    if (tokens <= maxTokens || end - offset <= 1) break;
-    end = offset + Math.max(1, Math.floor(((end - offset) * maxTokens * 0.95) / tokens));
+    if (tokens <= pageTokens || end - offset <= 1) break;
+    end = offset + Math.max(1, Math.floor(((end - offset) * pageTokens * 0.95) / tokens));
   }
   const code = text.charCodeAt(end - 1);
   if (end < text.length && end - offset > 1 && code >= 0xd800 && code <= 0xdbff) end--;

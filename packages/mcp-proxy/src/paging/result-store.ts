@@ -5,6 +5,23 @@ export interface StoredResult {
   readonly text: string;
   /** Characters per estimated token of the text, used to size pages. */
   readonly charsPerToken: number;
+  /** Token budget of one page of this text (the budget of the tool whose result it was), if known. */
+  readonly pageTokens?: number | undefined;
+}
+
+/** Options of {@link ResultStore.put}. */
+export interface ResultStorePutOptions {
+  /**
+   * Token budget of one page of this text (the budget of the tool whose result it was).
+   * @default undefined (the paging tool's own budget)
+   */
+  pageTokens?: number | undefined;
+  /**
+   * Ids that this put must not evict (e.g. the other texts of the same result, whose markers point
+   * at them). When the text cannot be kept without evicting one of them, it is not kept.
+   * @default []
+   */
+  keep?: readonly string[];
 }
 
 /** Options of {@link ResultStore}. */
@@ -37,14 +54,24 @@ export class ResultStore {
     this.maxEntries = maxEntries;
   }
 
-  /** Keeps `text` and returns its id, or `undefined` when it is larger than the whole store. */
-  put(text: string, charsPerToken: number): string | undefined {
-    if (text.length > this.maxChars || this.maxEntries < 1) return undefined;
+  /**
+   * Keeps `text` and returns its id, evicting the least recently used entries (never those in
+   * `keep`) to make room; `undefined` when it cannot be kept.
+   */
+  put(
+    text: string,
+    charsPerToken: number,
+    { pageTokens, keep = [] }: ResultStorePutOptions = {},
+  ): string | undefined {
+    const kept = keep.filter((id) => this.entries.has(id));
+    const keptChars = kept.reduce((sum, id) => sum + (this.entries.get(id)?.text.length ?? 0), 0);
+    if (text.length + keptChars > this.maxChars || kept.length + 1 > this.maxEntries) return undefined;
     const id = `r${randomBytes(6).toString('hex')}`;
-    this.entries.set(id, { text, charsPerToken });
+    this.entries.set(id, { text, charsPerToken, pageTokens });
     this.chars += text.length;
     for (const [oldId, entry] of this.entries) {
       if (this.chars <= this.maxChars && this.entries.size <= this.maxEntries) break;
+      if (oldId === id || kept.includes(oldId)) continue;
       this.entries.delete(oldId);
       this.chars -= entry.text.length;
     }

@@ -22,6 +22,12 @@ export interface ConnectUpstreamOptions {
   prepare: (client: Client) => void;
   /** Timeout of the `initialize` exchange. */
   timeout: number;
+  /**
+   * Aborting it gives up: the upstream being started is stopped (a child process is ended) and the
+   * returned promise rejects.
+   * @default none
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** A connected upstream. */
@@ -50,12 +56,21 @@ export async function connectUpstream({
   maxMessageBytes,
   prepare,
   timeout,
+  signal,
 }: ConnectUpstreamOptions): Promise<UpstreamConnection> {
   const description = describeUpstream(upstream);
   const attempt = async (transport: Transport) => {
     const client = new Client(clientInfo, { capabilities });
     prepare(client);
-    await client.connect(transport, { timeout });
+    // Closing the transport is what stops a child that has not answered `initialize` yet.
+    const stop = () => void transport.close().catch(() => {});
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      signal?.throwIfAborted();
+      await client.connect(transport, { timeout, ...(signal === undefined ? {} : { signal }) });
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
     return { client, transport, description };
   };
   if (!('url' in upstream)) {
@@ -97,7 +112,7 @@ export async function connectUpstream({
     } catch (error) {
       firstError = error;
       await transport.close().catch(() => {});
-      if (mode === 'streamable-http') {
+      if (mode === 'streamable-http' || signal?.aborted === true) {
         throw new UpstreamError({
           upstream: description,
           message: `Could not connect to ${description} over Streamable HTTP: ${messageOf(error)}`,

@@ -91,6 +91,9 @@ export async function listenHttp({
       if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
     });
     await transport.handleRequest(request, response, body);
+    // Rejected before it began (a foreign Host header, a bad Accept header…): no MCP session will ever
+    // reach this transport, so its proxy session ends now instead of waiting for the listener's close.
+    if (transport.sessionId === undefined) await session.close();
   };
 
   const server = createServer((request, response) => {

@@ -11,7 +11,6 @@ import {
   type Implementation,
   isInitializeRequest,
   type JSONRPCMessage,
-  McpError,
   type Notification,
   onCancelled,
   PingRequestSchema,
@@ -77,6 +76,10 @@ export class ProxySession {
   private upstream: UpstreamConnection | undefined;
   private server: Server | undefined;
   private connecting = false;
+  /** Gives up a connection to the upstream still being made when the session ends. */
+  private readonly connectAbort = new AbortController();
+  /** Settles once the upstream connection attempt has (the session's end waits for it). */
+  private establishing: Promise<void> | undefined;
   private closing = false;
   private upstreamGone = false;
   private upstreamError: UpstreamError | undefined;
@@ -130,16 +133,24 @@ export class ProxySession {
 
   private async connect(initialize: { id: string | number; params: InitializeParams }): Promise<void> {
     const { logger, upstream } = this.options;
+    const establishing = connectUpstream({
+      upstream,
+      clientInfo: initialize.params.clientInfo,
+      capabilities: initialize.params.capabilities ?? {},
+      maxMessageBytes: this.options.maxMessageBytes,
+      timeout: this.options.requestTimeout,
+      prepare: (client) => this.prepareClient(client),
+      signal: this.connectAbort.signal,
+    });
+    this.establishing = establishing.then(
+      () => {},
+      () => {},
+    );
     try {
-      this.upstream = await connectUpstream({
-        upstream,
-        clientInfo: initialize.params.clientInfo,
-        capabilities: initialize.params.capabilities ?? {},
-        maxMessageBytes: this.options.maxMessageBytes,
-        timeout: this.options.requestTimeout,
-        prepare: (client) => this.prepareClient(client),
-      });
+      this.upstream = await establishing;
     } catch (error) {
+      // The session ended while connecting: the attempt was given up and its child stopped.
+      if (this.closing) return;
       const upstreamError = UpstreamError.isInstance(error)
         ? error
         : new UpstreamError({ upstream: describeUpstream(upstream), message: String(error), cause: error });
@@ -263,7 +274,9 @@ export class ProxySession {
     extra: Extra,
     side: 'upstream' | 'downstream',
   ) {
-    if (target === undefined) throw new McpError(ErrorCode.InternalError, 'The proxy is not connected yet');
+    if (target === undefined) {
+      throw new ForwardedError({ code: ErrorCode.InternalError, message: 'The proxy is not connected yet' });
+    }
     const progressToken = (request.params?._meta as { progressToken?: string | number } | undefined)
       ?.progressToken;
     const { requestTimeout, maxTotalTimeout } = this.options;
@@ -302,10 +315,11 @@ export class ProxySession {
       return result;
     } catch (error) {
       if (side === 'upstream' && this.upstreamGone) {
-        throw new McpError(
-          ErrorCode.ConnectionClosed,
-          `${this.upstreamError?.message ?? 'The upstream MCP server went away'}; ${request.method} got no answer`,
-        );
+        // Not McpError: it would prefix "MCP error -32000: " to the message the client prefixes again.
+        throw new ForwardedError({
+          code: ErrorCode.ConnectionClosed,
+          message: `${this.upstreamError?.message ?? 'The upstream MCP server went away'}; ${request.method} got no answer`,
+        });
       }
       throw ForwardedError.from(error);
     }
@@ -450,6 +464,9 @@ export class ProxySession {
     if (this.finished) return this.ended.then(() => {});
     this.finished = true;
     this.closing = true;
+    // An upstream still starting is stopped too, and the session ends only once it is.
+    this.connectAbort.abort();
+    await this.establishing;
     await this.upstream?.client.close().catch(() => {});
     if (this.server !== undefined) await this.server.close().catch(() => {});
     else await this.downstream.close().catch(() => {});

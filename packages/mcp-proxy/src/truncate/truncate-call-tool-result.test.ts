@@ -1,4 +1,5 @@
 import { estimateTokens } from '@spillway/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolBudget } from '../options/truncation-options';
 import { readResultPage } from '../paging/read-result-tool';
@@ -114,7 +115,8 @@ describe('truncateCallToolResult', () => {
     for (let page = 0; page < 1000; page++) {
       const read = readResultPage({ store, input: { id, offset: next }, maxTokens: 1000 });
       const [body, where] = read.content as Array<{ text: string }>;
-      expect(estimateTokens(body?.text ?? '')).toBeLessThanOrEqual(1000);
+      // The page and the line that says where it sits, together, fit the budget.
+      expect(estimateTokens(body?.text ?? '') + estimateTokens(where?.text ?? '')).toBeLessThanOrEqual(1000);
       joined += body?.text ?? '';
       const match = /"offset":(\d+)\}\]$/.exec(where?.text ?? '');
       if (match === null) break;
@@ -167,5 +169,104 @@ describe('truncateCallToolResult', () => {
     expect(result.structuredContent).toBeUndefined();
     expect((result.content[0] as { text: string }).text).toMatch(/^\{"items":\["value 0"/);
     expect((result.content[0] as { text: string }).text).toMatch(/spillway_read_result/);
+  });
+
+  it('keeps the paging text of a block when the same result also puts its structured copy in the store', () => {
+    // server-filesystem answers read_text_file with the text twice (content and structuredContent);
+    // for a 50 MB file the two copies together exceed the store, and the second must not evict the
+    // first, whose id the text marker gives.
+    const original = longText(2000);
+    const store = new ResultStore({ maxChars: original.length + 10_000 });
+    const { result } = truncateCallToolResult(
+      { content: [{ type: 'text', text: original }], structuredContent: { content: original } },
+      { budget, store },
+    );
+    const text = (result.content[0] as { text: string }).text;
+    const [, id] = /\{"id":"(r[0-9a-f]+)","offset":\d+\}/.exec(text) as unknown as [string, string];
+    expect(store.get(id)?.text).toBe(original);
+    expect(JSON.stringify(result.structuredContent)).not.toContain(id);
+  });
+
+  it('pages a cut text at the budget of the tool it came from', () => {
+    const store = new ResultStore();
+    const original = longText(4000);
+    const { result } = truncateCallToolResult(
+      { content: [{ type: 'text', text: original }] },
+      { budget: { ...budget, maxResultTokens: 300 }, store },
+    );
+    const [, id] = /\{"id":"(r[0-9a-f]+)","offset":\d+\}/.exec(
+      (result.content[0] as { text: string }).text,
+    ) as unknown as [string, string];
+    // The proxy-wide budget is off (only this tool has one): a page must still fit the tool's.
+    const page = readResultPage({ store, input: { id, offset: 0 }, maxTokens: Number.POSITIVE_INFINITY });
+    const blocks = page.content as Array<{ text: string }>;
+    expect(blocks[0]?.text.length).toBeGreaterThan(0);
+    expect(estimateTokens(blocks.map((block) => block.text).join(''))).toBeLessThanOrEqual(300);
+  });
+
+  it('keeps the whole content within the budget, media placeholders and the structured-content note included', () => {
+    const contentTokens = (result: CallToolResult) =>
+      (result.content as Array<{ text?: string }>).reduce(
+        (sum, block) => sum + estimateTokens(block.text ?? ''),
+        0,
+      );
+    const store = new ResultStore();
+    const withStructured = truncateCallToolResult(
+      {
+        content: [{ type: 'text', text: longText(3000) }],
+        structuredContent: { rows: longText(3000).split('\n') },
+      },
+      { budget, store },
+    ).result;
+    expect(withStructured.content).toHaveLength(2);
+    expect(contentTokens(withStructured)).toBeLessThanOrEqual(1000);
+    const withImages = truncateCallToolResult(
+      {
+        content: [
+          { type: 'text', text: longText(3000) },
+          ...Array.from({ length: 10 }, () => ({
+            type: 'image' as const,
+            data: png(2000),
+            mimeType: 'image/png',
+          })),
+        ],
+      },
+      { budget, store },
+    ).result;
+    expect((withImages.content[1] as { text?: string }).text).toMatch(/^\[image: image\/png, 640x480/);
+    expect(contentTokens(withImages)).toBeLessThanOrEqual(1000);
+  });
+
+  it('keeps any number of text blocks within the budget, folding the ones it cannot cut each (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 1, maxLength: 250 }),
+        fc.integer({ min: 300, max: 3000 }),
+        (lineCounts, maxResultTokens) => {
+          const store = new ResultStore();
+          const texts = lineCounts.map((lines, index) => longText(lines, `block${index}`));
+          const { result } = truncateCallToolResult(
+            { content: texts.map((text) => ({ type: 'text' as const, text })) },
+            { budget: { ...budget, maxResultTokens }, store },
+          );
+          const blocks = result.content as Array<{ text: string }>;
+          expect(blocks.reduce((sum, block) => sum + estimateTokens(block.text), 0)).toBeLessThanOrEqual(
+            maxResultTokens,
+          );
+          const fold = /(\d+) more text blocks .*\{"id":"(r[0-9a-f]+)","offset":0\}/.exec(
+            blocks.at(-1)?.text ?? '',
+          );
+          if (fold === null) {
+            expect(blocks).toHaveLength(texts.length);
+            return;
+          }
+          // The folded blocks are the last ones, readable in full through the paging tool.
+          const count = Number(fold[1]);
+          expect(blocks).toHaveLength(texts.length - count + 1);
+          expect(store.get(fold[2] as string)?.text).toBe(texts.slice(-count).join('\n\n'));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

@@ -72,6 +72,9 @@ export function truncateCallToolResult(
   }: TruncateCallToolResultOptions,
 ): TruncateCallToolResultResult {
   const changes: string[] = [];
+  // The texts of this result kept for paging: a later one must not evict an earlier one (its marker
+  // already points at it), e.g. server-filesystem's 50 MB file as text and again as structuredContent.
+  const pageable = store === undefined ? undefined : new PagingTarget(store, budget.maxResultTokens);
   const source: readonly ContentBlock[] = Array.isArray(result.content) ? result.content : [];
   let content: ContentBlock[] | undefined;
   const replace = (index: number, block: ContentBlock) => {
@@ -79,7 +82,8 @@ export function truncateCallToolResult(
     content[index] = block;
   };
 
-  // Media: kept in order while they fit the byte budget.
+  // Media: kept in order while they fit the byte budget. Placeholders take from the token budget.
+  let reservedTokens = 0;
   if (budget.mediaPolicy === 'placeholder') {
     let mediaBytes = 0;
     source.forEach((block, index) => {
@@ -92,11 +96,36 @@ export function truncateCallToolResult(
       }
       const text = mediaPlaceholder(media, { maxMediaBytes: budget.maxMediaBytes });
       replace(index, { type: 'text', text });
+      reservedTokens += countTextTokens(text);
       changes.push(`content[${index}]: ${text}`);
     });
   }
 
-  // Text: one shared token budget.
+  // Structured content: its own copy of the budget, and it must stay valid. Shortened first, so that
+  // the text block saying so is taken from the content's budget; stored for paging after the texts.
+  let structuredContent = result.structuredContent;
+  let structuredContentDropped = false;
+  const shrunk = isPlainObject(structuredContent)
+    ? shrinkStructuredContent(structuredContent, {
+        maxTokens: budget.maxResultTokens,
+        headRatio: budget.headRatio,
+        accept: (value) => validateStructuredContent?.(value) ?? true,
+      })
+    : undefined;
+  const structuredNote = (id: string | undefined) =>
+    shrunk === undefined
+      ? ''
+      : `spillway-mcp shortened this structured content (~${shrunk.tokenCount} tokens) to fit ~${budget.maxResultTokens}: ` +
+        `${shrunk.notes.join('; ')}.` +
+        (id === undefined ? '' : ` Full JSON: call ${readToolName} with {"id":"${id}","offset":0}.`);
+  if (shrunk?.value !== undefined && shrunk.value !== structuredContent) {
+    // Counted without its id (random hex, not known yet), which adds one token per character at most.
+    reservedTokens +=
+      countTextTokens(`[${structuredNote(pageable === undefined ? undefined : '')}]`) +
+      (pageable === undefined ? 0 : NOTE_ID_TOKENS);
+  }
+
+  // Text: one shared token budget, less what placeholders and the note take.
   const slots: TextSlot[] = [];
   source.forEach((block, index) => {
     const text = textOf(block);
@@ -104,71 +133,79 @@ export function truncateCallToolResult(
       slots.push({ index, text, tokenCount: countTextTokens(text) });
     }
   });
+  const textBudget = Math.max(0, budget.maxResultTokens - reservedTokens);
+  // A cut block costs at least its marker: with too many blocks to cut, the first ones share the
+  // budget and the rest are folded into one block that says how to read them (paging).
+  const kept = keptSlotCount(slots, textBudget);
   const allowances = shareBudget(
-    slots.map((slot) => slot.tokenCount),
-    budget.maxResultTokens,
+    slots.slice(0, kept).map((slot) => slot.tokenCount),
+    kept === slots.length ? textBudget : Math.max(0, textBudget - MIN_CUT_TOKENS),
   );
-  slots.forEach((slot, position) => {
+  slots.slice(0, kept).forEach((slot, position) => {
     const allowance = allowances[position] ?? slot.tokenCount;
     if (allowance >= slot.tokenCount) return;
-    const { text, cut } = cutText(slot.text, slot.tokenCount, allowance, budget, store, readToolName);
+    const { text, cut } = cutText(slot.text, slot.tokenCount, allowance, budget, pageable, readToolName);
     if (cut === undefined) return;
     replace(slot.index, withText(source[slot.index] as ContentBlock, text));
     changes.push(
       `content[${slot.index}]: kept ${cut.headEnd + cut.total - cut.tailStart} of ${cut.total} characters`,
     );
   });
+  const removed = new Set<number>();
+  const folded = slots.slice(kept);
+  const [firstFolded] = folded;
+  if (firstFolded !== undefined) {
+    const joined = folded
+      .map((slot) => {
+        const block = source[slot.index] as ContentBlock;
+        return block.type === 'resource' ? `[resource: ${block.resource.uri}]\n${slot.text}` : slot.text;
+      })
+      .join('\n\n');
+    const tokenCount = folded.reduce((sum, slot) => sum + slot.tokenCount, 0);
+    const id = pageable?.put(joined, tokenCount);
+    const paging =
+      id === undefined
+        ? ''
+        : ` To read them (joined by blank lines), call the tool ${readToolName} with {"id":"${id}","offset":0}.`;
+    const text = `[spillway-mcp: ${folded.length} more text blocks (${joined.length} characters, ~${tokenCount} tokens) not shown, to keep this result within its budget.${paging}]`;
+    replace(firstFolded.index, { type: 'text', text });
+    for (const slot of folded.slice(1)) removed.add(slot.index);
+    changes.push(`content[${firstFolded.index}…]: folded ${folded.length} text blocks into one note`);
+  }
 
-  // Structured content: its own copy of the budget, and it must stay valid.
-  let structuredContent = result.structuredContent;
-  let structuredContentDropped = false;
-  if (isPlainObject(structuredContent)) {
-    const original = structuredContent;
-    const shrunk = shrinkStructuredContent(original, {
-      maxTokens: budget.maxResultTokens,
-      headRatio: budget.headRatio,
-      accept: (value) => validateStructuredContent?.(value) ?? true,
-    });
-    if (shrunk.value === undefined) {
-      structuredContent = undefined;
-      structuredContentDropped = true;
-      changes.push(
-        `structuredContent: dropped (~${shrunk.tokenCount} tokens; no shortened form fit and stayed valid)`,
-      );
-      if (!source.some((block) => textOf(block) !== undefined)) {
-        const { text } = cutText(
-          shrunk.json,
-          shrunk.tokenCount,
-          budget.maxResultTokens,
-          budget,
-          store,
-          readToolName,
-        );
-        content ??= [...source];
-        content.push({ type: 'text', text });
-      }
-    } else if (shrunk.value !== original) {
-      const id = store?.put(shrunk.json, shrunk.json.length / Math.max(1, shrunk.tokenCount));
-      const note =
-        `spillway-mcp shortened this structured content (~${shrunk.tokenCount} tokens) to fit ~${budget.maxResultTokens}: ` +
-        `${shrunk.notes.join('; ')}.` +
-        (id === undefined ? '' : ` Full JSON: call ${readToolName} with {"id":"${id}","offset":0}.`);
-      const withNote = { ...shrunk.value, [STRUCTURED_NOTE_KEY]: note };
-      const noteAllowed =
-        !(STRUCTURED_NOTE_KEY in shrunk.value) &&
-        countTextTokens(JSON.stringify(withNote)) <= budget.maxResultTokens &&
-        (validateStructuredContent?.(withNote) ?? true);
-      structuredContent = noteAllowed ? withNote : shrunk.value;
+  if (shrunk !== undefined && shrunk.value === undefined) {
+    structuredContent = undefined;
+    structuredContentDropped = true;
+    changes.push(
+      `structuredContent: dropped (~${shrunk.tokenCount} tokens; no shortened form fit and stayed valid)`,
+    );
+    if (!source.some((block) => textOf(block) !== undefined)) {
+      const { text } = cutText(shrunk.json, shrunk.tokenCount, textBudget, budget, pageable, readToolName);
       content ??= [...source];
-      content.push({ type: 'text', text: `[${note}]` });
-      changes.push(`structuredContent: ${shrunk.notes.join('; ')}`);
+      content.push({ type: 'text', text });
     }
+  } else if (shrunk?.value !== undefined && shrunk.value !== structuredContent) {
+    const id = pageable?.put(shrunk.json, shrunk.tokenCount);
+    const note = structuredNote(id);
+    const withNote = { ...shrunk.value, [STRUCTURED_NOTE_KEY]: note };
+    const noteAllowed =
+      !(STRUCTURED_NOTE_KEY in shrunk.value) &&
+      countTextTokens(JSON.stringify(withNote)) <= budget.maxResultTokens &&
+      (validateStructuredContent?.(withNote) ?? true);
+    structuredContent = noteAllowed ? withNote : shrunk.value;
+    content ??= [...source];
+    content.push({ type: 'text', text: `[${note}]` });
+    changes.push(`structuredContent: ${shrunk.notes.join('; ')}`);
   }
 
   if (content === undefined && structuredContent === result.structuredContent) {
     return { result, structuredContentDropped, changes };
   }
-  const output: CallToolResult = { ...result, content: content ?? [...source] };
+  const blocks = content ?? [...source];
+  const output: CallToolResult = {
+    ...result,
+    content: removed.size === 0 ? blocks : blocks.filter((_, index) => !removed.has(index)),
+  };
   if (structuredContent === undefined) delete output.structuredContent;
   else output.structuredContent = structuredContent;
   return { result: output, structuredContentDropped, changes };
@@ -179,10 +216,10 @@ function cutText(
   tokenCount: number,
   maxTokens: number,
   budget: ToolBudget,
-  store: ResultStore | undefined,
+  pageable: PagingTarget | undefined,
   readToolName: string,
 ): { text: string; cut: TextCut | undefined } {
-  const id = store?.put(text, text.length / Math.max(1, tokenCount));
+  const id = pageable?.put(text, tokenCount);
   const marker = (cut: TextCut) => {
     const removed = cut.tailStart - cut.headEnd;
     const paging =
@@ -195,6 +232,63 @@ function cutText(
     );
   };
   return fitText(text, { maxTokens, headRatio: budget.headRatio, marker, tokenCount });
+}
+
+/**
+ * Fewest tokens a cut text block may get: its marker takes ~70 of them. Also what is set aside for
+ * the note standing for the blocks folded away when there are too many to cut each.
+ */
+const MIN_CUT_TOKENS = 100;
+
+/**
+ * How many of the text slots, from the first, can share `budget` (less the folded blocks' note when
+ * not all of them) so that each is either whole or gets at least `MIN_CUT_TOKENS`.
+ */
+function keptSlotCount(slots: readonly TextSlot[], budget: number): number {
+  const feasible = (count: number) => {
+    const tokenCounts = slots.slice(0, count).map((slot) => slot.tokenCount);
+    const allowances = shareBudget(
+      tokenCounts,
+      count === slots.length ? budget : Math.max(0, budget - MIN_CUT_TOKENS),
+    );
+    return tokenCounts.every(
+      (tokenCount, index) => (allowances[index] ?? 0) >= Math.min(tokenCount, MIN_CUT_TOKENS),
+    );
+  };
+  if (feasible(slots.length)) return slots.length;
+  // Fewer slots never get less each (max-min fairness), so the largest feasible count is found by halving.
+  let low = 0;
+  let high = slots.length - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (feasible(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** Tokens set aside for the paging id in the structured-content note (12 hex digits and quotes). */
+const NOTE_ID_TOKENS = 14;
+
+/** Puts the texts of one result into the store, none evicting another, each paged at the tool's budget. */
+class PagingTarget {
+  private readonly ids: string[] = [];
+  private readonly store: ResultStore;
+  private readonly pageTokens: number;
+
+  constructor(store: ResultStore, pageTokens: number) {
+    this.store = store;
+    this.pageTokens = pageTokens;
+  }
+
+  put(text: string, tokenCount: number): string | undefined {
+    const id = this.store.put(text, text.length / Math.max(1, tokenCount), {
+      pageTokens: Number.isFinite(this.pageTokens) ? this.pageTokens : undefined,
+      keep: this.ids,
+    });
+    if (id !== undefined) this.ids.push(id);
+    return id;
+  }
 }
 
 function textOf(block: ContentBlock): string | undefined {

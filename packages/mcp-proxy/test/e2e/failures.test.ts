@@ -65,8 +65,9 @@ describe('spillway-mcp when things go wrong', () => {
     };
     await client.connect(transport);
     const proxyPid = transport.pid as number;
+    // The SDK client prefixes "MCP error -32000: " once; the proxy's message must not carry another.
     await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(
-      /exited with code 3.*tools\/call got no answer/,
+      /^MCP error -32000: The upstream MCP server ".*" exited with code 3; tools\/call got no answer$/,
     );
     await waitFor(() => closed, { what: 'the proxy to exit' });
     expect(stderr).toMatch(
@@ -153,12 +154,14 @@ describe('spillway-mcp when things go wrong', () => {
 
   it('times a silent request out, but lets progress reset the timeout', async () => {
     const { client } = await connectThroughProxy({
-      proxyArgs: ['--timeout', '800'],
+      proxyArgs: ['--timeout', '2000'],
       upstream: [process.execPath, fixtureServer],
     });
-    const progressing = await client.callTool({ name: 'progress', arguments: { steps: 8, interval: 250 } });
+    // 8 × 400 ms = 3.2 s in all, well past the timeout, while each gap leaves 1.6 s to spare (CI runs
+    // this on 2 busy cores).
+    const progressing = await client.callTool({ name: 'progress', arguments: { steps: 8, interval: 400 } });
     expect(progressing.content).toEqual([{ type: 'text', text: 'done' }]);
-    await expect(client.callTool({ name: 'sleep', arguments: { ms: 2500 } })).rejects.toMatchObject({
+    await expect(client.callTool({ name: 'sleep', arguments: { ms: 60_000 } })).rejects.toMatchObject({
       code: -32001,
     });
   });
@@ -172,6 +175,33 @@ describe('spillway-mcp when things go wrong', () => {
     await waitFor(() => !isAlive(pid) && children.every((child) => !isAlive(child)), {
       what: 'the proxy and its upstream to exit',
     });
+  });
+
+  it('stops an upstream that is still starting when the client closes stdin', async () => {
+    const eventsFile = join(directory, 'slow-start.txt');
+    const proxy = spawnTracked(process.execPath, cliArguments(['--', process.execPath, fixtureServer]), {
+      env: { FIXTURE_EVENTS_FILE: eventsFile, FIXTURE_START_DELAY: '60000', FIXTURE_STUBBORN: '1' },
+    });
+    proxy.child.stdin.write(
+      `${JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      })}\n`,
+    );
+    await waitFor(() => existsSync(eventsFile) && /pid \d+/.test(readFileSync(eventsFile, 'utf8')), {
+      what: 'the upstream to start',
+    });
+    const upstreamPid = Number((/pid (\d+)/.exec(readFileSync(eventsFile, 'utf8')) as RegExpExecArray)[1]);
+    try {
+      // The client gives up while the upstream has not answered initialize yet.
+      proxy.child.stdin.end();
+      expect((await proxy.exited).code).toBe(0);
+      await waitFor(() => !isAlive(upstreamPid), { what: 'the starting upstream to be stopped' });
+    } finally {
+      if (isAlive(upstreamPid)) process.kill(upstreamPid, 'SIGKILL');
+    }
   });
 
   it('with --listen, ends an HTTP session’s upstream on DELETE and every child on SIGTERM', async () => {

@@ -116,6 +116,19 @@ describe('server-filesystem through spillway-mcp', () => {
     expect(estimateTokens(text)).toBeLessThanOrEqual(9000);
     expect(text.endsWith('LAST LINE OF FIFTY MEGABYTES\n')).toBe(true);
     expect(text).toContain(`of ${big.length} characters`);
+    // The file comes back twice (content and structuredContent): both copies do not fit the paging
+    // store, and the structured one must not evict the text the marker points at.
+    const [, id, offset] = /\{"id":"(r[0-9a-f]+)","offset":(\d+)\}/.exec(text) as unknown as [
+      string,
+      string,
+      string,
+    ];
+    const page = await client.callTool({
+      name: 'spillway_read_result',
+      arguments: { id, offset: Number(offset), length: 2000 },
+    });
+    expect(page.isError).toBeFalsy();
+    expect((page.content as TextBlock[])[0]?.text).toBe(big.slice(Number(offset), Number(offset) + 2000));
     // The connection is still good.
     const small = await client.callTool({
       name: 'read_text_file',
