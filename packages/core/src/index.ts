@@ -77,6 +77,7 @@ export {
 export { type RenderTranscriptOptions, renderTranscript } from './summarize/render-transcript';
 export { type SummarizeOptions, type SummarizeResult, summarize } from './summarize/summarize';
 export type { Summarizer, SummarizerInput, SummarizerOutput } from './summarize/summarizer';
+export { base64ByteLength, formatByteSize } from './truncate/byte-size';
 export { type CapToolResultsOptions, capToolResults } from './truncate/cap-tool-results';
 export { type CutPoints, type CutPointsOptions, cutPoints } from './truncate/cut-points';
 export { imagePlaceholder } from './truncate/image-placeholder';

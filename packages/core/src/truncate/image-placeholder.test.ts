@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jpegHeader, pngHeader, toBase64, withLength } from '../../test/truncate-helpers';
+import { base64ByteLength, formatByteSize } from './byte-size';
 import { imagePlaceholder } from './image-placeholder';
 
 /** Bytes of a real GIF header (logical screen size, little-endian). */
@@ -138,5 +139,18 @@ describe('imagePlaceholder', () => {
       { numRuns: 300 },
     );
     expect(imagePlaceholder(null as never)).toBe('[image]');
+  });
+});
+
+describe('byte sizes', () => {
+  it('counts base64 bytes without decoding and formats sizes for people', () => {
+    expect(base64ByteLength(btoa('abcd'))).toBe(4);
+    expect(base64ByteLength(btoa('abcde'))).toBe(5);
+    expect(base64ByteLength(btoa('abcdef'))).toBe(6);
+    expect(formatByteSize(512)).toBe('512 B');
+    expect(formatByteSize(48 * 1024)).toBe('48 KB');
+    expect(formatByteSize(3.2 * 1024 * 1024)).toBe('3.2 MB');
+    expect(formatByteSize(48 * 1024 * 1024)).toBe('48 MB');
+    expect(formatByteSize(Number.POSITIVE_INFINITY)).toBe('unlimited');
   });
 });

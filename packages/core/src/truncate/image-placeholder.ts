@@ -1,6 +1,7 @@
 import { parseDataUrl } from '../estimate/decode-base64';
 import { imageDimensions } from '../estimate/image-dimensions';
 import type { FilePart, ImagePart } from '../message/message';
+import { base64ByteLength, formatByteSize } from './byte-size';
 
 /** Filenames longer than this are shortened in the placeholder. */
 const MAX_NAME_CHARS = 120;
@@ -59,7 +60,7 @@ function describe(image: ImagePart | FilePart): string {
   if (name !== undefined) details.push(clean(name));
   if (dimensions !== undefined) details.push(`${dimensions.width}x${dimensions.height}`);
   const bytes = byteLength(data);
-  if (bytes > 0) details.push(formatBytes(bytes));
+  if (bytes > 0) details.push(formatByteSize(bytes));
 
   const label = isImage ? 'image' : 'file';
   return details.length === 0 ? `[${label}]` : `[${label}: ${details.join(', ')}]`;
@@ -84,18 +85,7 @@ function filenameOfUrl(url: string): string | undefined {
 function byteLength(data: string | Uint8Array | undefined): number {
   if (data === undefined) return 0;
   if (typeof data !== 'string') return typeof data.byteLength === 'number' ? data.byteLength : 0;
-  let padding = 0;
-  if (data.endsWith('==')) padding = 2;
-  else if (data.endsWith('=')) padding = 1;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const kilobytes = Math.round(bytes / 1024);
-  if (kilobytes < 1024) return `${kilobytes} KB`;
-  const megabytes = bytes / (1024 * 1024);
-  return megabytes < 10 ? `${megabytes.toFixed(1)} MB` : `${Math.round(megabytes)} MB`;
+  return base64ByteLength(data);
 }
 
 /** One line, no closing bracket, bounded length: the placeholder must stay one well-formed token. */

@@ -1,10 +1,10 @@
-import { shareBudget } from '@spillway/core';
+import { base64ByteLength, shareBudget } from '@spillway/core';
 import type { ToolBudget } from '../options/truncation-options';
 import type { ResultStore } from '../paging/result-store';
 import type { CallToolResult } from '../sdk/mcp-sdk';
 import { countTextTokens } from './count-text-tokens';
 import { fitText, type TextCut } from './fit-text';
-import { base64ByteLength, mediaPlaceholder } from './media-placeholder';
+import { mediaPlaceholder } from './media-placeholder';
 import { shrinkStructuredContent } from './shrink-structured-content';
 
 /** Options of {@link truncateCallToolResult}. */
