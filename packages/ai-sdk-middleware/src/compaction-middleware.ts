@@ -214,13 +214,24 @@ export function compactionMiddleware({
     }
   };
 
-  const retry = async <Params extends CallParamsLike, Result>(
-    error: unknown,
+  /**
+   * Makes the call; when the provider answers "context too long", compacts harder and calls again
+   * (`call` with the new params), up to `maxOverflowRetries` times. Returns the result and the
+   * context of the prompt that was accepted.
+   */
+  const callWithRecovery = async <Params extends CallParamsLike, Result>(
     context: CallContext,
     params: Params,
+    first: () => PromiseLike<Result>,
     call: (params: Params) => PromiseLike<Result>,
   ): Promise<{ result: Awaited<Result>; context: CallContext }> => {
-    let lastError = error;
+    let lastError: unknown;
+    try {
+      return { result: await first(), context };
+    } catch (error) {
+      if (!isContextOverflowError(error)) throw error;
+      lastError = error;
+    }
     let tokenCount: number | undefined;
     for (let attempt = 1; attempt <= maxOverflowRetries; attempt++) {
       if (params.abortSignal?.aborted) throw lastError;
@@ -333,16 +344,9 @@ export function compactionMiddleware({
     async wrapGenerate({ doGenerate, params, model }) {
       const context = contexts.get(params);
       if (context === undefined) return doGenerate();
-      let sent = context;
-      let result: Awaited<ReturnType<typeof doGenerate>>;
-      try {
-        result = await doGenerate();
-      } catch (error) {
-        if (!isContextOverflowError(error)) throw error;
-        ({ result, context: sent } = await retry(error, context, params, (retryParams) =>
-          model.doGenerate(retryParams),
-        ));
-      }
+      const { result, context: sent } = await callWithRecovery(context, params, doGenerate, (retryParams) =>
+        model.doGenerate(retryParams),
+      );
       afterResponse(sent, (result as { usage?: unknown }).usage);
       return result;
     },
@@ -350,16 +354,9 @@ export function compactionMiddleware({
     async wrapStream({ doStream, params, model }) {
       const context = contexts.get(params);
       if (context === undefined) return doStream();
-      let sent = context;
-      let result: Awaited<ReturnType<typeof doStream>>;
-      try {
-        result = await doStream();
-      } catch (error) {
-        if (!isContextOverflowError(error)) throw error;
-        ({ result, context: sent } = await retry(error, context, params, (retryParams) =>
-          model.doStream(retryParams),
-        ));
-      }
+      const { result, context: sent } = await callWithRecovery(context, params, doStream, (retryParams) =>
+        model.doStream(retryParams),
+      );
       const { stream } = result as { stream?: ReadableStream<{ type: string; usage?: unknown }> };
       if (!(stream instanceof ReadableStream)) return result;
       let usage: unknown;
