@@ -8,7 +8,7 @@ export {
   compactMessages,
 } from './compact/compact-messages';
 export type { CompactionEvent, CompactionEventHandler, CompactionReason } from './compact/compaction-event';
-export { type SummaryPlacement, stateMatches } from './compact/compaction-layout';
+export { CONTINUATION_TEXT, type SummaryPlacement, stateMatches } from './compact/compaction-layout';
 export type { CompactionOptions, CompactionThresholds } from './compact/compaction-options';
 export { deriveConversationId } from './compact/conversation-id';
 export {

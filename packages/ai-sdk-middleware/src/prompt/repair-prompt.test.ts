@@ -1,5 +1,6 @@
+import { CONTINUATION_TEXT } from '@spillway/core';
 import { describe, expect, it } from 'vitest';
-import { CONTINUATION_TEXT, repairPrompt } from './repair-prompt';
+import { repairPrompt } from './repair-prompt';
 import type { SdkMessage } from './sdk-prompt';
 
 const call = (id: string): SdkMessage => ({

@@ -1,7 +1,5 @@
+import { CONTINUATION_TEXT } from '@spillway/core';
 import type { SdkMessage, SdkPrompt } from './sdk-prompt';
-
-/** Text of the user message put before a conversation that would otherwise start with the assistant. */
-export const CONTINUATION_TEXT = '[Continuing the conversation summarized above.]';
 
 /**
  * Makes sure a compacted prompt is one every provider accepts, whatever the engine did:
