@@ -1,10 +1,14 @@
 import { defineConfig } from 'tsup';
 
+// Dual build for npm: ESM (dist/index.js + index.d.ts) for `import`, CommonJS (dist/index.cjs +
+// index.d.cts) for `require()`. The `spillway-mcp` bin is dist/cli.js (src/cli.ts starts with a
+// shebang, which esbuild keeps). Splitting on for both formats keeps the shared code in one chunk
+// per format instead of a second copy inside each CLI file.
 export default defineConfig({
-  // src/cli.ts starts with a shebang, which esbuild keeps at the top of dist/cli.js.
   entry: ['src/index.ts', 'src/cli.ts'],
-  format: ['esm'],
+  format: ['esm', 'cjs'],
   dts: { entry: { index: 'src/index.ts' } },
+  splitting: true,
   sourcemap: true,
   clean: true,
   target: 'es2022',
