@@ -383,9 +383,8 @@ test('bad options throw InvalidConfigError naming the option', () => {
   expect(() => compactionMiddleware({ model: {} as never })).toThrow(/model/);
 });
 
-test("without model or summarizer, the agent's own model writes the summary (tagged spillway-summary)", async () => {
+test("without model or summarizer, the agent's own model writes the summary, out of the run's callbacks", async () => {
   const model = fakeModel();
-  const tags: string[][] = [];
   for (let index = 0; index < 10; index++) {
     model.respond((messages: BaseMessage[]) =>
       messages[0]?.text.includes('summar') && messages.length === 2
@@ -402,9 +401,8 @@ test("without model or summarizer, the agent's own model writes the summary (tag
     tools: [],
     middleware: [compactionMiddleware({ contextWindow: 4000 })],
   });
-  const callbacks = [
-    { handleChatModelStart: (...args: unknown[]) => void tags.push((args[5] as string[]) ?? []) },
-  ];
+  let modelStarts = 0;
+  const callbacks = [{ handleChatModelStart: () => void modelStarts++ }];
   const result = await agent.invoke(
     { messages: [...history, new HumanMessage('Summarize our talk.')] },
     { callbacks },
@@ -412,7 +410,9 @@ test("without model or summarizer, the agent's own model writes the summary (tag
   expect(result.messages.at(-1)!.text).toBe('Here is my answer.');
   const final = model.calls.at(-1)!.messages;
   expect(final[0]!.text).toContain('SUMMARY: the user asked about topics 0 to 9.');
-  expect(tags.some((list) => list.includes('spillway-summary'))).toBe(true);
+  // The agent's model wrote the summary (in chunks) and the answer; the run's callbacks saw the answer only.
+  expect(model.callCount).toBeGreaterThan(1);
+  expect(modelStarts).toBe(1);
 });
 
 test("summaryPlacement 'user' puts the summary in a leading user message and leaves the system prompt alone", async () => {

@@ -3,6 +3,7 @@ import { type BaseMessage, HumanMessage, SystemMessage } from '@langchain/core/m
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { InvalidConfigError, type Summarizer } from '@spillway/core';
 import { initChatModel } from 'langchain';
+import { internalCallConfig } from './internal-call-config';
 
 /** Anything with LangChain's `invoke` that answers with a message: a chat model, a binding, a chain. */
 export interface InvokableChatModel {
@@ -12,7 +13,10 @@ export interface InvokableChatModel {
   ): Promise<BaseMessage | { text?: unknown; content?: unknown }>;
 }
 
-/** The tag on every summary call, so callbacks and streams can tell them from the agent's own calls. */
+/**
+ * The tag on every summary call (with LangChain's `nostream`), and its `metadata.lc_source`: a
+ * callback given to the summary model itself can tell summary calls apart by it.
+ */
 export const SUMMARY_RUN_TAG = 'spillway-summary';
 
 /**
@@ -20,6 +24,11 @@ export const SUMMARY_RUN_TAG = 'spillway-summary';
  * `'openai:gpt-4.1-mini'`, resolved at the first summary): the summary prompt as the system message,
  * the previous summary and the transcript as the user message. Blank output counts as a failure (the
  * engine retries once, then falls back without deleting anything).
+ *
+ * The call is Spillway's own, not the conversation's: it is tagged `spillway-summary` and
+ * `nostream`, and runs without the surrounding run's callback handlers, so its tokens never show in
+ * `streamMode: "messages"`, `streamEvents` or the application's callbacks (a LangSmith tracer still
+ * records it). `abortSignal` (the engine's deadline) is passed as the call's `signal`.
  *
  * @example
  * compactionMiddleware({ summarizer: createModelSummarizer(new ChatOpenAI({ model: 'gpt-4.1-mini' })) })
@@ -41,10 +50,14 @@ export function createModelSummarizer(model: InvokableChatModel | string): Summa
   return async ({ system, prompt, abortSignal }) => {
     resolved ??= typeof model === 'string' ? initChatModel(model) : Promise.resolve(model);
     const chat = await resolved;
-    const response = await chat.invoke([new SystemMessage(system), new HumanMessage(prompt)], {
-      tags: [SUMMARY_RUN_TAG],
-      ...(abortSignal === undefined ? {} : { signal: abortSignal }),
-    });
+    const response = await chat.invoke(
+      [new SystemMessage(system), new HumanMessage(prompt)],
+      internalCallConfig({
+        tags: [SUMMARY_RUN_TAG],
+        metadata: { lc_source: SUMMARY_RUN_TAG },
+        ...(abortSignal === undefined ? {} : { signal: abortSignal }),
+      }),
+    );
     return textOf(response);
   };
 }
