@@ -10,5 +10,7 @@ export default defineProject({
   test: {
     name: 'langchain-memory',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Real agent sessions of 20-60 turns: seconds each on a busy 2-core machine.
+    testTimeout: 30_000,
   },
 });
