@@ -1,4 +1,10 @@
-import { type CompactionEvent, type CompactionState, MemoryCompactionStore } from '@spillway/core';
+import {
+  type CompactionEvent,
+  type CompactionState,
+  createEstimator,
+  type Estimator,
+  MemoryCompactionStore,
+} from '@spillway/core';
 import { describe, expect, it } from 'vitest';
 import { compactionMiddleware } from '../src/index';
 import { agentTurn } from './conversation';
@@ -252,25 +258,27 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
   });
 
   it("when compacting for a retry fails, the provider's overflow error surfaces, not the engine's", async () => {
-    const inner = new MemoryCompactionStore();
-    let reads = 0;
-    const store = {
-      get: async (id: string) => {
-        if (++reads > 1) throw new Error('store unreachable');
-        return inner.get(id);
+    // Store failures no longer fail a compaction (they are reported and the request goes on), so
+    // the retry's compaction is made to fail by its estimator instead.
+    const base = createEstimator();
+    let failing = false;
+    const estimator: Estimator = {
+      ...base,
+      countMessages: (messages) => {
+        if (failing) throw new Error('estimator broke');
+        return base.countMessages(messages);
       },
-      set: (id: string, state: CompactionState) => inner.set(id, state),
-      delete: (id: string) => inner.delete(id),
     };
     const events: CompactionEvent[] = [];
     const model = sdk.createMockModel({
       doGenerate: async () => {
+        failing = true;
         throw openAiOverflowError(sdk);
       },
     });
     const middleware = compactionMiddleware({
       summarizer: 'extractive',
-      store,
+      estimator,
       onEvent: (event) => events.push(event),
     });
     const error = await sdk
@@ -280,7 +288,7 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(events.find((event) => event.type === 'compaction-failed')).toMatchObject({
       reason: 'overflow',
-      error: expect.objectContaining({ message: 'store unreachable' }),
+      error: expect.objectContaining({ message: 'estimator broke' }),
     });
   });
 

@@ -7,7 +7,13 @@ export {
   type CompactRequestOptions,
   compactMessages,
 } from './compact/compact-messages';
-export type { CompactionEvent, CompactionEventHandler, CompactionReason } from './compact/compaction-event';
+export type {
+  CompactionEvent,
+  CompactionEventHandler,
+  CompactionReason,
+  StoreErrorReason,
+  StoreOperation,
+} from './compact/compaction-event';
 export { CONTINUATION_TEXT, type SummaryPlacement, stateMatches } from './compact/compaction-layout';
 export type { CompactionOptions, CompactionThresholds } from './compact/compaction-options';
 export { deriveConversationId } from './compact/conversation-id';
@@ -20,6 +26,7 @@ export {
   type PrepareOptions,
   type PrepareResult,
 } from './compact/create-compactor';
+export type { LeaseOptions } from './compact/distributed-flight';
 export { hashMessages } from './compact/hash-messages';
 export {
   BACKGROUND_THRESHOLD_RATIO,
@@ -33,6 +40,10 @@ export {
 } from './context-window/get-context-window';
 export { ContextOverflowError } from './errors/context-overflow-error';
 export { InvalidConfigError } from './errors/invalid-config-error';
+export {
+  InvalidStoredStateError,
+  type InvalidStoredStateReason,
+} from './errors/invalid-stored-state-error';
 export { isContextOverflowError } from './errors/is-context-overflow-error';
 export { SpillwayError } from './errors/spillway-error';
 export { SummarizationError } from './errors/summarization-error';
@@ -64,9 +75,40 @@ export {
   type SplitMessagesResult,
   splitMessages,
 } from './split/split-messages';
+export {
+  COMPACTION_ENVELOPE_SCHEMA,
+  decodeCompactionEnvelope,
+  encodeCompactionEnvelope,
+} from './store/compaction-envelope';
 export type { CompactionState } from './store/compaction-state';
 export type { CompactionStore } from './store/compaction-store';
+export {
+  checkCompactionStore,
+  type StoreConformanceReport,
+} from './store/conformance/check-compaction-store';
+export {
+  conformanceState,
+  type StoreCapability,
+  type StoreConformanceCase,
+  type StoreConformanceOptions,
+  storeConformanceCases,
+} from './store/conformance/store-conformance-cases';
+export {
+  type AcquireLeaseOptions,
+  type AcquireLeaseResult,
+  type CompactionLease,
+  isLeasingStore,
+  type LeasingCompactionStore,
+} from './store/leasing-compaction-store';
 export { MemoryCompactionStore, type MemoryCompactionStoreOptions } from './store/memory-compaction-store';
+export { COMPACTION_STATE_VERSION, parseCompactionState } from './store/parse-compaction-state';
+export {
+  type CompareAndSetOptions,
+  type CompareAndSetResult,
+  isVersionedStore,
+  type VersionedCompactionState,
+  type VersionedCompactionStore,
+} from './store/versioned-compaction-store';
 export { DEFAULT_SUMMARY_PROMPT } from './summarize/default-summary-prompt';
 export { extractIdentifiers } from './summarize/extract-identifiers';
 export {

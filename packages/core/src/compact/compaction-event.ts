@@ -1,5 +1,17 @@
 import type { TruncationRecord } from '../truncate/truncation-record';
 
+/** The store call that failed: reading the state, writing it, or taking/renewing/releasing the lease. */
+export type StoreOperation = 'read' | 'write' | 'lease';
+
+/**
+ * Why a store call did not do its job. `unavailable`: it threw (store down, connection lost);
+ * `timeout`: no answer within `storeTimeoutMs`; `unreadable`: the value under the key is not a
+ * compaction state this version reads (corrupt, foreign, newer schema; it is left alone);
+ * `conflict`: another writer stored a newer state first (this one is dropped, nothing is lost);
+ * `fenced`: this compactor's lease expired and another instance took over (its write is dropped).
+ */
+export type StoreErrorReason = 'unavailable' | 'timeout' | 'unreadable' | 'conflict' | 'fenced';
+
 /** Why a compaction ran. */
 export type CompactionReason = 'background' | 'threshold' | 'overflow' | 'manual';
 
@@ -50,6 +62,18 @@ export type CompactionEvent =
       droppedCount: number;
       tokensBefore: number;
       tokensAfter: number;
+    }
+  | {
+      /**
+       * A store call failed or was refused. The request goes on without stored state (for a read)
+       * or without storing its state (for a write); it never fails because of the store.
+       */
+      type: 'store-error';
+      conversationId: string;
+      operation: StoreOperation;
+      reason: StoreErrorReason;
+      /** What the store threw, when it threw. */
+      error?: unknown;
     }
   | {
       type: 'overflow-retry';

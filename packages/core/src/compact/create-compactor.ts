@@ -6,6 +6,7 @@ import type { CompactionState } from '../store/compaction-state';
 import type { CompactionStore } from '../store/compaction-store';
 import { MemoryCompactionStore } from '../store/memory-compaction-store';
 import { capToolResults } from '../truncate/cap-tool-results';
+import { claimSummary } from './claim-summary';
 import { type CompactMessagesResult, OVERFLOW_KEEP_GROUPS, runCompaction } from './compact-messages';
 import { assembleRequest, layoutConversation, stateMatches } from './compaction-layout';
 import {
@@ -14,6 +15,9 @@ import {
   resolveCompactionOptions,
 } from './compaction-options';
 import { deriveConversationId } from './conversation-id';
+import { createDistributedFlight, type LeaseOptions } from './distributed-flight';
+import { needsSummary } from './needs-summary';
+import { prepareWithStore } from './prepare-with-store';
 import { summarizeOlder } from './summarize-older';
 
 /** Options of {@link createCompactor}. */
@@ -36,6 +40,19 @@ export interface CompactorOptions extends CompactionOptions {
    * @default 5
    */
   retrySummaryAfter?: number;
+  /**
+   * How the store's lease is used, when the store has one (`MemoryCompactionStore`,
+   * `@spillway/redis`, `@spillway/postgres`): one summarizer run per threshold crossing across every
+   * instance sharing the store. `false` ignores the store's lease (single-flight per process only).
+   * @default { ttlMs: 30_000, pollIntervalMs: 100 }
+   */
+  lease?: LeaseOptions | false;
+  /**
+   * Longest wait for one store call, in milliseconds. A call that fails or takes longer is reported
+   * as a `store-error` event and the request goes on without stored state.
+   * @default 1000
+   */
+  storeTimeoutMs?: number;
 }
 
 /** Per-call options of {@link Compactor.prepare}. */
@@ -122,6 +139,9 @@ export interface Compactor {
   idle(): Promise<void>;
 }
 
+/** Longest wait for another instance's summary before a request goes on without it, in milliseconds. */
+const FOREGROUND_WAIT_MS = 15_000;
+
 interface Flight {
   kind: 'request' | 'background';
   promise: Promise<unknown>;
@@ -142,9 +162,12 @@ export function createCompactor({
   store = new MemoryCompactionStore(),
   contextWindows,
   retrySummaryAfter = 5,
+  lease,
+  storeTimeoutMs = 1000,
   ...options
 }: CompactorOptions = {}): Compactor {
   const resolved = resolveCompactionOptions(options);
+  const shared = createDistributedFlight({ store, onEvent: resolved.onEvent, lease, storeTimeoutMs });
   if (!Number.isInteger(retrySummaryAfter) || retrySummaryAfter < 0) {
     throw new InvalidConfigError({
       option: 'retrySummaryAfter',
@@ -180,17 +203,15 @@ export function createCompactor({
     return promise;
   };
 
-  /** The stored state if it still applies, and the conversation after the storage-time cap. */
-  const load = async (conversationId: string, messages: readonly Message[]) => {
-    const stored = await store.get(conversationId);
-    return {
-      state: stateMatches(messages, stored) ? stored : undefined,
-      working: capToolResults(messages, {
-        maxChars: resolved.toolResultMaxChars,
-        limits: resolved.toolResultLimits,
-      }).messages,
-    };
-  };
+  /** The conversation after the storage-time cap. */
+  const capped = (messages: readonly Message[]) =>
+    capToolResults(messages, {
+      maxChars: resolved.toolResultMaxChars,
+      limits: resolved.toolResultLimits,
+    }).messages;
+  /** The stored state if it still applies to `messages`. */
+  const applicable = (messages: readonly Message[], stored: CompactionState | undefined) =>
+    stateMatches(messages, stored) ? stored : undefined;
 
   const compactor: Compactor = {
     estimator: resolved.estimator,
@@ -213,17 +234,32 @@ export function createCompactor({
         });
       }
       const run = async (allowSummarize: boolean): Promise<PrepareResult> => {
-        const state = await store.get(id);
-        const result = await runCompaction(messages, effective, {
-          state,
+        const result = await prepareWithStore({
+          flight: shared,
           conversationId: id,
-          overheadTokens,
-          overflowAttempt,
           allowSummarize,
+          waitMs: FOREGROUND_WAIT_MS,
           abortSignal,
-          contextWindow: window,
+          needsSummary: (state) =>
+            needsSummary({
+              messages,
+              state,
+              options: effective,
+              contextWindow: window,
+              overheadTokens,
+              overflowAttempt,
+            }),
+          compute: (state, summarize) =>
+            runCompaction(messages, effective, {
+              state,
+              conversationId: id,
+              overheadTokens,
+              overflowAttempt,
+              allowSummarize: summarize,
+              abortSignal,
+              contextWindow: window,
+            }),
         });
-        if (result.stateChanged && result.state) await store.set(id, result.state);
         if (result.actions.includes('summarize-failed')) noteFailure(id);
         return { ...result, conversationId: id, contextWindow: window };
       };
@@ -260,22 +296,40 @@ export function createCompactor({
       if (window === undefined || flights.has(id) || cooldowns.has(id)) return Promise.resolve();
       const effective = withModel(model);
       return track(id, 'background', async () => {
+        let release: (() => Promise<void>) | undefined;
         try {
-          const { state, working } = await load(id, messages);
+          const loaded = await shared.read(id);
+          if (loaded.revision === undefined) return;
+          const working = capped(messages);
           const countTokens = (list: readonly Message[]) =>
             resolved.estimator.calibrated(
               resolved.estimator.countMessages(list) + overheadTokens,
               effectiveModel,
             );
-          const layout = layoutConversation(working, state?.coveredCount ?? 0);
-          const request = state
-            ? assembleRequest({ layout, summaries: state.summaries, placement: resolved.summaryPlacement })
-            : working;
-          if (countTokens(request) + responseTokens < window * resolved.thresholds.background) return;
+          const over = (stored: CompactionState | undefined) => {
+            const current = applicable(messages, stored);
+            const layout = layoutConversation(working, current?.coveredCount ?? 0);
+            const request = current
+              ? assembleRequest({
+                  layout,
+                  summaries: current.summaries,
+                  placement: resolved.summaryPlacement,
+                })
+              : working;
+            return countTokens(request) + responseTokens >= window * resolved.thresholds.background;
+          };
+          if (!over(loaded.state)) return;
+          // Another instance compacting this conversation: go on without waiting.
+          const claim = await claimSummary(shared, id, {
+            loaded: { state: loaded.state, revision: loaded.revision },
+            stillNeeded: over,
+          });
+          if (claim.kind === 'skip') return;
+          release = claim.lease?.release;
           const result = await summarizeOlder({
             messages,
             working,
-            state,
+            state: applicable(messages, claim.loaded.state),
             options: effective,
             contextWindow: window,
             keepGroups: undefined,
@@ -283,7 +337,9 @@ export function createCompactor({
             conversationId: id,
             countTokens,
           });
-          if (result.state) await store.set(id, result.state);
+          if (result.state) {
+            await shared.write(id, result.state, { revision: claim.loaded.revision, lease: claim.lease });
+          }
         } catch (error) {
           noteFailure(id);
           resolved.onEvent({
@@ -293,6 +349,8 @@ export function createCompactor({
             error,
             fallback: 'none',
           });
+        } finally {
+          await release?.();
         }
       });
     },
@@ -302,27 +360,47 @@ export function createCompactor({
       const running = flights.get(id);
       if (running) {
         await running.promise.catch(() => {});
-        return store.get(id);
+        return applicable(messages, (await shared.read(id)).state);
       }
       const effectiveModel = model ?? resolved.model;
       const window = windowFor(effectiveModel, contextWindow);
       return track(id, 'request', async () => {
-        const { state, working } = await load(id, messages);
-        const result = await summarizeOlder({
-          messages,
-          working,
-          state,
-          options: withModel(model),
-          contextWindow: window,
-          keepGroups: undefined,
-          reason: 'manual',
-          conversationId: id,
-          countTokens: (list) =>
-            resolved.estimator.calibrated(resolved.estimator.countMessages(list), effectiveModel),
-          abortSignal,
-        });
-        if (result.state) await store.set(id, result.state);
-        return result.state ?? state;
+        const loaded = await shared.read(id);
+        const working = capped(messages);
+        let state = applicable(messages, loaded.state);
+        let revision = loaded.revision;
+        let lease: Awaited<ReturnType<typeof claimSummary>> | undefined;
+        if (revision !== undefined) {
+          lease = await claimSummary(shared, id, {
+            loaded: { state: loaded.state, revision },
+            stillNeeded: () => true,
+            wait: { deadline: Date.now() + FOREGROUND_WAIT_MS, abortSignal },
+          });
+          // Another instance compacted it (or the store failed): that is the answer.
+          if (lease.kind === 'skip') return applicable(messages, lease.loaded.state);
+          state = applicable(messages, lease.loaded.state);
+          revision = lease.loaded.revision;
+        }
+        const held = lease?.kind === 'claimed' ? lease.lease : undefined;
+        try {
+          const result = await summarizeOlder({
+            messages,
+            working,
+            state,
+            options: withModel(model),
+            contextWindow: window,
+            keepGroups: undefined,
+            reason: 'manual',
+            conversationId: id,
+            countTokens: (list) =>
+              resolved.estimator.calibrated(resolved.estimator.countMessages(list), effectiveModel),
+            abortSignal,
+          });
+          if (result.state) await shared.write(id, result.state, { revision, lease: held });
+          return result.state ?? state;
+        } finally {
+          await held?.release();
+        }
       });
     },
 

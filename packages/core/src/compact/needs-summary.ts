@@ -1,0 +1,45 @@
+import type { Message } from '../message/message';
+import type { CompactionState } from '../store/compaction-state';
+import { capToolResults } from '../truncate/cap-tool-results';
+import { assembleRequest, layoutConversation, stateMatches } from './compaction-layout';
+import type { ResolvedCompactionOptions } from './compaction-options';
+
+/**
+ * Whether a request might summarize: it is an overflow retry, or with the stored summary applied it
+ * is at or over the compact threshold. A superset of the requests `runCompaction` summarizes (it
+ * may still get under the threshold by shortening tool results), so a compactor that takes the
+ * lease only when this says so never summarizes without it.
+ */
+export function needsSummary({
+  messages,
+  state,
+  options,
+  contextWindow,
+  overheadTokens = 0,
+  overflowAttempt,
+}: {
+  messages: readonly Message[];
+  state: CompactionState | undefined;
+  options: ResolvedCompactionOptions;
+  contextWindow: number | undefined;
+  overheadTokens?: number;
+  overflowAttempt?: number;
+}): boolean {
+  if (overflowAttempt !== undefined) return true;
+  if (contextWindow === undefined) return false;
+  const { estimator, model } = options;
+  const working = capToolResults(messages, {
+    maxChars: options.toolResultMaxChars,
+    limits: options.toolResultLimits,
+  }).messages;
+  const applies = stateMatches(messages, state);
+  const request = applies
+    ? assembleRequest({
+        layout: layoutConversation(working, state!.coveredCount),
+        summaries: state!.summaries,
+        placement: options.summaryPlacement,
+      })
+    : working;
+  const tokens = estimator.calibrated(estimator.countMessages(request) + overheadTokens, model);
+  return tokens >= contextWindow * options.thresholds.compact;
+}
