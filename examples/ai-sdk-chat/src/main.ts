@@ -122,6 +122,8 @@ function describe(event: CompactionEvent): string {
       return `emergency: dropped ${event.droppedCount} oldest messages from the request`;
     case 'overflow-retry':
       return `provider said "too long": retry ${event.attempt}`;
+    case 'store-error':
+      return `store ${event.operation} failed (${event.reason}); the request went on without it`;
   }
 }
 
