@@ -138,7 +138,7 @@ describe('createCompactor with a shared store', () => {
         compactor.prepare(messages, { conversationId: 'many', contextWindow }),
       ),
     );
-    await vi.waitFor(() => expect(summarizer).toHaveBeenCalled());
+    await vi.waitFor(() => expect(summarizer).toHaveBeenCalled(), { timeout: 20_000 });
     gate.resolve();
     const results = await Promise.all(requests);
     expect(summarizer).toHaveBeenCalledTimes(1);
@@ -163,7 +163,7 @@ describe('createCompactor with a shared store', () => {
     const a = createCompactor({ store, summarizer, ...once });
     const b = createCompactor({ store, summarizer, ...once });
     const work = a.afterResponse(messages, { conversationId: 'bg', contextWindow });
-    await vi.waitFor(() => expect(summarizer).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(summarizer).toHaveBeenCalledTimes(1), { timeout: 20_000 });
     // The other instance's background attempt finds the lease taken and returns at once.
     await b.afterResponse(messages, { conversationId: 'bg', contextWindow });
     expect(b.isCompacting('bg')).toBe(false);
@@ -205,7 +205,7 @@ describe('createCompactor with a shared store', () => {
     });
     const taker = createCompactor({ store, summarizer: fast, lease: { ttlMs: 30_000, pollIntervalMs: 5 } });
     const late = old.prepare(messages, { conversationId: 'fence', contextWindow });
-    await vi.waitFor(() => expect(slow).toHaveBeenCalled());
+    await vi.waitFor(() => expect(slow).toHaveBeenCalled(), { timeout: 20_000 });
     // The taker waits for the holder, sees its lease expire, takes over and stores its summary.
     const fresh = await taker.prepare(messages, { conversationId: 'fence', contextWindow });
     expect(fresh.stateChanged).toBe(true);
@@ -229,7 +229,7 @@ describe('createCompactor with a shared store', () => {
     const { messages, contextWindow } = overThreshold();
     const holder = createCompactor({ store, summarizer: stuck, ...once });
     void holder.prepare(messages, { conversationId: 'slow', contextWindow });
-    await vi.waitFor(() => expect(stuck).toHaveBeenCalled());
+    await vi.waitFor(() => expect(stuck).toHaveBeenCalled(), { timeout: 20_000 });
     const controller = new AbortController();
     const waiter = createCompactor({ store, summarizer: summary, lease: { pollIntervalMs: 5 } });
     const waiting = waiter.prepare(messages, {
