@@ -166,3 +166,24 @@ export function toolPairsIntact(messages: readonly BaseMessage[]): boolean {
   }
   return openCount === 0;
 }
+
+/**
+ * Whether `messages` open with the user and alternate user / assistant turns, tool results counting
+ * as the user's (what Bedrock's Converse API requires; Anthropic and Google want the user first).
+ * System messages are not part of the conversation and must not be there.
+ */
+export function rolesAlternate(messages: readonly BaseMessage[]): boolean {
+  let expected: 'user' | 'assistant' = 'user';
+  for (const message of messages) {
+    const role = AIMessage.isInstance(message)
+      ? 'assistant'
+      : HumanMessage.isInstance(message) || ToolMessage.isInstance(message)
+        ? 'user'
+        : 'other';
+    if (role === 'other') return false;
+    if (role === expected) expected = expected === 'user' ? 'assistant' : 'user';
+    // Consecutive tool results (one per call) and results followed by the next call are one turn.
+    else if (!(role === 'user' && ToolMessage.isInstance(message))) return false;
+  }
+  return true;
+}

@@ -6,11 +6,13 @@ import {
   SystemMessage,
   ToolMessage,
 } from '@langchain/core/messages';
+import { ChatPromptTemplate, MessagesPlaceholder } from '@langchain/core/prompts';
 import { RunnableWithMessageHistory } from '@langchain/core/runnables';
-import { extractiveSummarizer, InvalidConfigError } from '@spillway/core';
+import { ContextOverflowError, extractiveSummarizer, InvalidConfigError } from '@spillway/core';
 import { fakeModel } from 'langchain';
 import { expect, test } from 'vitest';
-import { createSummaryModel, promptTokens } from '../../test/agent-session';
+import { createSummaryModel, promptTokens, rolesAlternate, seededRandom } from '../../test/agent-session';
+import { WindowedListChatModel } from '../../test/windowed-list-model';
 import { CompactingChatMessageHistory } from './compacting-chat-message-history';
 
 const WINDOW = 4000;
@@ -44,11 +46,64 @@ test('under RunnableWithMessageHistory: prompts stay in the window, every turn i
   expect(promptTokens(originals)).toBeGreaterThan(WINDOW * 3);
   for (const call of model.calls) expect(promptTokens(call.messages)).toBeLessThan(WINDOW);
   const last = model.calls.at(-1)!.messages;
-  expect(SystemMessage.isInstance(last[0]!)).toBe(true);
-  expect(last[0]!.text).toContain('Summary of the earlier conversation');
+  // The summary opens the first user turn: no system message, roles alternate.
+  expect(last.some((message) => SystemMessage.isInstance(message))).toBe(false);
+  expect(HumanMessage.isInstance(last[0]!)).toBe(true);
+  expect(last[0]!.text).toMatch(/^Summary of the earlier conversation/);
+  expect(rolesAlternate(last)).toBe(true);
   expect(last.at(-1)!.text).toBe(turnText(39));
   expect(summaryModel.callCount).toBeGreaterThan(0);
   expect((await history.getCompactionState())?.coveredCount).toBeGreaterThan(0);
+});
+
+const SYSTEM_PROMPT = 'You are a patient tutor. Answer in two sentences.';
+
+/** A question of about `words` words naming `/docs/topic-{turn}.md`. */
+function question(turn: number, words: number): string {
+  return `Turn ${turn}: about /docs/topic-${turn}.md, ${'some more context '.repeat(Math.ceil(words / 3))}?`;
+}
+
+test('RunnableWithMessageHistory + ChatPromptTemplate with its own system prompt: every prompt fits, one system message first, roles alternate', async () => {
+  const random = seededRandom(11);
+  const sizes = Array.from({ length: 40 }, () => Math.floor(30 + random() * 450));
+  const model = new WindowedListChatModel({
+    contextWindow: WINDOW,
+    responses: sizes.map((_, turn) => `Answer ${turn}: ${'detail '.repeat(80)}`),
+  });
+  const prompt = ChatPromptTemplate.fromMessages([
+    ['system', SYSTEM_PROMPT],
+    new MessagesPlaceholder('history'),
+    ['human', '{question}'],
+  ]);
+  const summaryModel = createSummaryModel();
+  const history = new CompactingChatMessageHistory({
+    history: new InMemoryChatMessageHistory(),
+    conversationId: 'templated',
+    contextWindow: WINDOW,
+    model: summaryModel,
+  });
+  const chain = new RunnableWithMessageHistory({
+    runnable: prompt.pipe(model),
+    getMessageHistory: () => history,
+    inputMessagesKey: 'question',
+    historyMessagesKey: 'history',
+  });
+  for (const [turn, words] of sizes.entries()) {
+    await chain.invoke({ question: question(turn, words) }, { configurable: { sessionId: 'templated' } });
+  }
+  expect(model.rejected).toBe(0);
+  expect(model.prompts).toHaveLength(40);
+  for (const sent of model.prompts) {
+    expect(promptTokens(sent)).toBeLessThan(WINDOW);
+    expect(sent[0]!.text).toBe(SYSTEM_PROMPT);
+    expect(sent.filter((message) => SystemMessage.isInstance(message))).toHaveLength(1);
+    expect(rolesAlternate(sent.slice(1))).toBe(true);
+  }
+  const last = model.prompts.at(-1)!;
+  expect(last[1]!.text).toMatch(/^Summary of the earlier conversation/);
+  expect(last.at(-1)!.text).toBe(question(39, sizes[39]!));
+  expect(summaryModel.callCount).toBeGreaterThan(0);
+  expect(await history.getOriginalMessages()).toHaveLength(80);
 });
 
 test('tool results are capped when stored; the original object is not changed', async () => {
@@ -84,13 +139,14 @@ function pngHeader(width: number, height: number): string {
 }
 
 test('old images become placeholders in the view, the stored message keeps the image', async () => {
-  // The image is most of a 2,400-token window; a long question pushes the conversation over the
-  // compact threshold, and replacing the old image is enough: no summary is needed.
+  // The image is most of the room a 4,000-token window leaves next to the reserve for the next
+  // input; a long question pushes the view over the compact threshold, and replacing the old image
+  // is enough: no summary is needed.
   const big = pngHeader(1568, 1568);
   const events: string[] = [];
   const history = new CompactingChatMessageHistory({
     history: new InMemoryChatMessageHistory(),
-    contextWindow: 2400,
+    contextWindow: 4000,
     summarizer: extractiveSummarizer,
     onEvent: (event) => events.push(event.type),
   });
@@ -101,11 +157,12 @@ test('old images become placeholders in the view, the stored message keeps the i
     ],
   });
   await history.addMessages([withImage, new AIMessage('A login form.')]);
-  expect(promptTokens(await history.getMessages())).toBeLessThan(2400 * 0.8);
-  await history.addMessage(new HumanMessage(`${'Some context about the form. '.repeat(70)} Why?`));
-  expect(promptTokens(await history.getOriginalMessages())).toBeGreaterThan(2400 * 0.85);
+  const first = await history.getMessages();
+  expect(first[0]).toBe(withImage);
+  await history.addMessage(new HumanMessage(`${'Some context about the form. '.repeat(110)} Why?`));
+  const originals = await history.getOriginalMessages();
   const view = await history.getMessages();
-  expect(promptTokens(view)).toBeLessThan(2400 * 0.8);
+  expect(promptTokens(view)).toBeLessThan(promptTokens(originals) - 1000);
   expect(view).toHaveLength(3);
   expect(JSON.stringify(view.map((message) => message.content))).not.toContain(big);
   // The old message is a copy whose image is a text placeholder; its text block is the original.
@@ -113,7 +170,7 @@ test('old images become placeholders in the view, the stored message keeps the i
   expect(blocks[0]).toBe((withImage.content as object[])[0]);
   expect(blocks[1]).toMatchObject({ type: 'text', text: expect.stringMatching(/^\[image: .*1568x1568/) });
   expect(events).not.toContain('compaction-end');
-  expect((await history.getOriginalMessages())[0]).toBe(withImage);
+  expect(originals[0]).toBe(withImage);
 });
 
 test('the view is stable between writes and follows new messages after one', async () => {
@@ -161,12 +218,94 @@ test('tokenCounter decides when the view is compacted', async () => {
   expect(await history.getOriginalMessages()).toHaveLength(30);
 });
 
-test('bad options throw InvalidConfigError', () => {
-  expect(
-    () => new CompactingChatMessageHistory({ history: new InMemoryChatMessageHistory(), contextWindow: -1 }),
-  ).toThrow(InvalidConfigError);
-  // The README promises this for the history (and so for CompactionMemory) too, not only the middleware.
-  expect(
-    () => new CompactingChatMessageHistory({ history: new InMemoryChatMessageHistory(), model: {} as never }),
-  ).toThrow(/model/);
+test('getPromptMessages counts the real input; an input that cannot fit throws before anything is sent', async () => {
+  const stored = new InMemoryChatMessageHistory();
+  const history = new CompactingChatMessageHistory({
+    history: stored,
+    contextWindow: WINDOW,
+    summarizer: extractiveSummarizer,
+  });
+  for (let turn = 0; turn < 6; turn++) {
+    await history.addMessages([new HumanMessage(turnText(turn)), new AIMessage(`Answer ${turn}.`)]);
+  }
+  const input = `Please review: ${'a long pasted paragraph of text '.repeat(350)}`;
+  const inputTokens = promptTokens([new HumanMessage(input)]);
+  const view = await history.getPromptMessages({ input });
+  expect(promptTokens(view) + inputTokens + history.templateTokens).toBeLessThan(WINDOW * 0.85);
+  expect(view.length).toBeLessThan(12);
+  const before = await history.getOriginalMessages();
+  const error = await history
+    .getPromptMessages({ input: input.repeat(4) })
+    .catch((caught: unknown) => caught);
+  expect(ContextOverflowError.isInstance(error)).toBe(true);
+  expect(error).toMatchObject({ contextWindow: WINDOW });
+  expect(String((error as Error).message)).toContain('does not fit the context window');
+  expect(await history.getOriginalMessages()).toEqual(before);
+});
+
+test('compact() summarizes now and returns what it did; the stored messages stay', async () => {
+  const history = new CompactingChatMessageHistory({
+    history: new InMemoryChatMessageHistory(),
+    contextWindow: 8000,
+    summarizer: extractiveSummarizer,
+  });
+  expect((await history.compact()).compacted).toBe(false);
+  for (let turn = 0; turn < 10; turn++) {
+    await history.addMessages([new HumanMessage(turnText(turn)), new AIMessage(`Answer ${turn}.`)]);
+  }
+  expect(await history.getMessages()).toHaveLength(20);
+  const result = await history.compact();
+  expect(result).toMatchObject({ compacted: true });
+  expect(result.coveredCount).toBeGreaterThan(0);
+  expect(result.state?.coveredCount).toBe(result.coveredCount);
+  expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
+  expect(result.messages[0]!.text).toMatch(/^Summary of the earlier conversation/);
+  expect(await history.getMessages()).toEqual(result.messages);
+  expect(await history.getOriginalMessages()).toHaveLength(20);
+  expect((await history.getCompactionState())?.coveredCount).toBe(result.coveredCount);
+});
+
+test('a chat model given as model sizes the window from its profile and writes the summaries', async () => {
+  const summaryModel = createSummaryModel();
+  Object.defineProperty(summaryModel, 'profile', { value: { maxInputTokens: 3000 } });
+  const history = new CompactingChatMessageHistory({
+    history: new InMemoryChatMessageHistory(),
+    model: summaryModel,
+  });
+  expect(history.contextWindow).toBe(3000);
+  for (let turn = 0; turn < 12; turn++) {
+    await history.addMessages([new HumanMessage(turnText(turn)), new AIMessage(`Answer ${turn}.`)]);
+  }
+  await history.compactor.idle(); // the summary is made in the background, after an answer
+  const view = await history.getMessages();
+  expect(view[0]!.text).toContain('The user asked to read');
+  expect(summaryModel.callCount).toBeGreaterThan(0);
+});
+
+test('bad options throw InvalidConfigError naming the option and the accepted range', () => {
+  const base = { history: new InMemoryChatMessageHistory() };
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [
+      { ...base, contextWindow: -1 },
+      /"contextWindow": must be a whole number of tokens, 1 or more \(got -1\)/,
+    ],
+    [{ ...base, contextWindow: Number.NaN }, /"contextWindow".*got NaN/],
+    [{ ...base, contextWindow: '16000' }, /"contextWindow".*got "16000"/],
+    [{ ...base, contextWindow: Number.POSITIVE_INFINITY }, /"contextWindow"/],
+    [{ ...base, contextWindows: { 'my-model': 0 } }, /"contextWindows.my-model"/],
+    [{ ...base, model: {} }, /"model"/],
+    [{ ...base, conversationId: '' }, /"conversationId".*non-empty string/],
+    [{ ...base, templateTokens: Number.NaN }, /"templateTokens"/],
+    [{ ...base, inputTokens: -1 }, /"inputTokens".*0 or more/],
+    [{ ...base, tokenCounter: 42 }, /"tokenCounter"/],
+    [{ ...base, store: {} }, /"store".*CompactionStore/],
+    [{ ...base, summaryPlacement: 'middle' }, /"summaryPlacement"/],
+    [{ history: undefined }, /"history".*BaseChatMessageHistory/],
+    [{ history: [] }, /"history"/],
+  ];
+  for (const [options, message] of cases) {
+    const construct = () => new CompactingChatMessageHistory(options as never);
+    expect(construct).toThrow(InvalidConfigError);
+    expect(construct).toThrow(message);
+  }
 });

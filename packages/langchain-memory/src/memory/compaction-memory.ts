@@ -7,14 +7,26 @@ import {
   type MemoryVariables,
   type OutputValues,
 } from '@langchain/core/memory';
-import { AIMessage, type BaseMessage, getBufferString, HumanMessage } from '@langchain/core/messages';
 import {
+  AIMessage,
+  type BaseMessage,
+  getBufferString,
+  HumanMessage,
+  isBaseMessage,
+} from '@langchain/core/messages';
+import { InvalidConfigError } from '@spillway/core';
+import type { CompactNowResult } from '../compact/compact-now-result';
+import {
+  type CompactHistoryOptions,
   CompactingChatMessageHistory,
   type CompactingChatMessageHistoryOptions,
 } from '../history/compacting-chat-message-history';
+import { checkBoolean, checkMethods, checkName, checkString } from '../options/option-checks';
+import type { InvokableChatModel } from '../summarize/model-summarizer';
 
 /** Options of {@link CompactionMemory}: `BufferMemory`'s names, plus every compaction option. */
-export interface CompactionMemoryOptions extends Omit<CompactingChatMessageHistoryOptions, 'history'> {
+export interface CompactionMemoryOptions
+  extends Omit<CompactingChatMessageHistoryOptions, 'history' | 'inputTokens'> {
   /**
    * Where the messages are stored.
    * @default new InMemoryChatMessageHistory()
@@ -50,12 +62,23 @@ export interface CompactionMemoryOptions extends Omit<CompactingChatMessageHisto
    * @default 'AI'
    */
   aiPrefix?: string;
+  /**
+   * The chat model that writes summaries, under the name LangChain's summary memories
+   * (`ConversationSummaryMemory`, `ConversationSummaryBufferMemory`) give it; the same as `model`
+   * (give one of them). Usually the chain's own `llm`.
+   * @default none: `extractiveSummarizer` writes the summaries (deterministic, offline, no model)
+   */
+  llm?: InvokableChatModel | string;
 }
 
 /**
  * A classic `BaseMemory` for chains built with `@langchain/classic` (`ConversationChain`,
  * `LLMChain` with `memory`): a drop-in for `BufferMemory` whose `loadMemoryVariables` returns the
  * compacted conversation (summary + recent turns) instead of all of it. Every turn stays stored.
+ *
+ * The history is sized for the whole prompt: the chain's input values are counted, and
+ * `templateTokens` are kept for the template's own text. When the input alone cannot fit, it throws
+ * `ContextOverflowError` before the model is called, and nothing stored changes.
  */
 export class CompactionMemory extends BaseMemory {
   /** The compacting history the turns go to. */
@@ -67,19 +90,41 @@ export class CompactionMemory extends BaseMemory {
   readonly humanPrefix: string;
   readonly aiPrefix: string;
 
-  /** @throws {InvalidConfigError} for a bad option. */
-  constructor({
-    chatHistory = new InMemoryChatMessageHistory(),
-    memoryKey = 'history',
-    inputKey,
-    outputKey,
-    returnMessages = false,
-    humanPrefix = 'Human',
-    aiPrefix = 'AI',
-    ...options
-  }: CompactionMemoryOptions = {}) {
+  /** @throws {InvalidConfigError} for a bad option, naming it and the accepted range. */
+  constructor(options: CompactionMemoryOptions = {}) {
+    const {
+      chatHistory = new InMemoryChatMessageHistory(),
+      memoryKey = 'history',
+      inputKey,
+      outputKey,
+      returnMessages = false,
+      humanPrefix = 'Human',
+      aiPrefix = 'AI',
+      llm,
+      model,
+      ...historyOptions
+    } = options ?? {};
     super();
-    this.chatHistory = new CompactingChatMessageHistory({ ...options, history: chatHistory });
+    checkMethods('chatHistory', chatHistory, ['getMessages', 'addMessages'], 'a BaseChatMessageHistory');
+    checkName('memoryKey', memoryKey);
+    checkName('inputKey', inputKey);
+    checkName('outputKey', outputKey);
+    checkBoolean('returnMessages', returnMessages);
+    checkString('humanPrefix', humanPrefix);
+    checkString('aiPrefix', aiPrefix);
+    if (llm !== undefined && model !== undefined && llm !== model) {
+      throw new InvalidConfigError({
+        option: 'llm',
+        value: llm,
+        message: 'is another name for model: give one of llm or model, not both',
+      });
+    }
+    const summaryModel = model ?? llm;
+    this.chatHistory = new CompactingChatMessageHistory({
+      ...historyOptions,
+      ...(summaryModel === undefined ? {} : { model: summaryModel }),
+      history: chatHistory,
+    });
     this.memoryKey = memoryKey;
     this.inputKey = inputKey;
     this.outputKey = outputKey;
@@ -92,9 +137,16 @@ export class CompactionMemory extends BaseMemory {
     return [this.memoryKey];
   }
 
-  /** The compacted conversation under `memoryKey`: a transcript string, or messages. */
-  async loadMemoryVariables(_values: InputValues): Promise<MemoryVariables> {
-    const messages: BaseMessage[] = await this.chatHistory.getMessages();
+  /**
+   * The compacted conversation under `memoryKey` (a transcript string, or messages), sized so that
+   * it, the input values and the template's own text fit the window together.
+   * @throws {ContextOverflowError} when the input alone cannot fit; the model is not called.
+   */
+  async loadMemoryVariables(values: InputValues): Promise<MemoryVariables> {
+    const input = Object.entries(values ?? {})
+      .filter(([key]) => key !== this.memoryKey)
+      .flatMap(([, value]) => inputParts(value));
+    const messages: BaseMessage[] = await this.chatHistory.getPromptMessages({ input });
     return {
       [this.memoryKey]: this.returnMessages
         ? messages
@@ -116,8 +168,25 @@ export class CompactionMemory extends BaseMemory {
     ]);
   }
 
+  /**
+   * Compacts now, whatever the usage (a "compact" button, a `/compact` command): summarizes what is
+   * older than the kept window. The stored turns stay as they are.
+   */
+  compact(options: CompactHistoryOptions = {}): Promise<CompactNowResult> {
+    return this.chatHistory.compact(options);
+  }
+
   /** Forgets every stored turn and the summary. */
   async clear(): Promise<void> {
     await this.chatHistory.clear();
   }
+}
+
+/** What an input value adds to the prompt: its text, or its messages. */
+function inputParts(value: unknown): (string | BaseMessage)[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (isBaseMessage(value)) return [value];
+  if (Array.isArray(value)) return value.flatMap(inputParts);
+  return [];
 }
