@@ -83,8 +83,8 @@ try {
   console.log(`connected through spillway-mcp to ${client.getServerVersion()?.name}; ${tools.length} tools:`);
   console.log(`  ${tools.map((tool) => tool.name).join(', ')}\n`);
   check(
-    tools.some((tool) => tool.name === 'spillway_read_result'),
-    'the proxy adds its paging tool',
+    tools.some((tool) => tool.name === 'spillway_recall'),
+    'the proxy adds spillway_recall',
   );
 
   const result = await client.callTool({ name: 'read_text_file', arguments: { path: logPath } });
@@ -101,27 +101,48 @@ try {
   check(text.length < log.length / 10, 'the result was shortened');
   check(text.includes('disk full'), 'the tail (with the error) was kept');
 
-  const marker = /\{"id":"(r[0-9a-f]+)","offset":(\d+)\}/.exec(text);
-  check(marker !== null, 'the marker says how to read the rest');
-  const [, id, offset] = marker as unknown as [string, string, string];
+  const marker = /spillway_recall with \{"ref":"([A-Za-z0-9_-]{22})","offset":(\d+)\}/.exec(text);
+  check(marker !== null, 'the marker names the ref and the call that reads the rest');
+  const [, ref, offset] = marker as unknown as [string, string, string];
   const page = await client.callTool({
-    name: 'spillway_read_result',
-    arguments: { id, offset: Number(offset), length: 600 },
+    name: 'spillway_recall',
+    arguments: { ref, offset: Number(offset), length: 600 },
   });
-  const [body, where] = page.content as Array<{ text: string }>;
-  console.log(`\nspillway_read_result {"id":"${id}","offset":${offset},"length":600}:\n`);
+  const [header, body, next] = page.content as Array<{ text: string }>;
+  console.log(`\nspillway_recall {"ref":"${ref}","offset":${offset},"length":600}:\n`);
+  console.log(`  ${header?.text}`);
   console.log(
     (body?.text ?? '')
       .split('\n')
       .map((line) => `  | ${line}`)
       .join('\n'),
   );
-  console.log(`  ${where?.text}`);
+  console.log(`  ${next?.text}`);
   check(
     body?.text === log.slice(Number(offset), Number(offset) + 600),
     'the page is exactly that part of the file',
   );
-  console.log('\nOK: the model saw head and tail within budget, and can page through the rest.');
+
+  // Search the cut part instead of paging through it: which batches were slow?
+  const search = await client.callTool({
+    name: 'spillway_recall',
+    arguments: { ref, search: 'in 99\\d ms' },
+  });
+  const listing = (search.content as Array<{ text: string }>)[0]?.text ?? '';
+  console.log(`\nspillway_recall {"ref":"${ref}","search":"in 99\\\\d ms"}:\n`);
+  console.log(
+    listing
+      .split('\n')
+      .map((line) => `  | ${line}`)
+      .join('\n'),
+  );
+  const first = /\{"ref":"[^"]+","offset":(\d+)\}: /.exec(listing);
+  check(first !== null, 'the search lists matching lines with their offsets');
+  check(
+    /^in 99\d ms/.test(log.slice(Number((first as RegExpExecArray)[1]))),
+    'the offset of a match points at it',
+  );
+  console.log('\nOK: the model saw head and tail within budget, and can page through or search the rest.');
 } finally {
   await client.close();
   rmSync(directory, { recursive: true, force: true });

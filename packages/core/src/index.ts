@@ -69,6 +69,29 @@ export type {
   ToolResultPart,
 } from './message/message';
 export { messageParts, toolResultParts } from './message/message-parts';
+export { createRecallRef } from './recall/create-recall-ref';
+export {
+  type ParseRecallInputResult,
+  parseRecallInput,
+  type RecallReadRequest,
+  type RecallRequest,
+  type RecallSearchRequest,
+} from './recall/parse-recall-input';
+export { type ReadRecallPageOptions, type RecallPage, readRecallPage } from './recall/read-recall-page';
+export {
+  RECALL_TOOL_DESCRIPTION,
+  RECALL_TOOL_NAME,
+  type RecallToolInputProperty,
+  type RecallToolInputSchema,
+  recallToolInputSchema,
+} from './recall/recall-tool';
+export {
+  type RecallMatch,
+  type RecallSearchResult,
+  type RecallSource,
+  type SearchRecallOptions,
+  searchRecall,
+} from './recall/search-recall';
 export {
   PROTECTED_WINDOW_RATIO,
   type SplitMessagesOptions,

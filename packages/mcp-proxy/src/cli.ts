@@ -1,30 +1,26 @@
 #!/usr/bin/env node
 import { SpillwayError } from '@spillway/core';
-import { CommanderError } from 'commander';
 import { createStderrLogger } from './log/logger';
-import { parseCliArguments } from './options/parse-cli-arguments';
+import { CliExit, parseCliArguments } from './options/parse-cli-arguments';
 import { createProxy, type McpProxy } from './proxy/create-proxy';
 import { StdioServerTransport } from './sdk/mcp-sdk';
 
 /**
  * `spillway-mcp`: runs the proxy with the client on stdin/stdout (and/or HTTP with --listen).
  * Exit codes: 0 when the client closed stdin (or SIGINT/SIGTERM), 1 when the upstream server could
- * not be started or went away, 2 for bad options.
+ * not be started or went away, 2 for usage errors (bad flags, options or config file: one line on
+ * stderr).
  */
 async function main(): Promise<void> {
   let settings: ReturnType<typeof parseCliArguments>;
-  try {
-    settings = parseCliArguments(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`spillway-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(2);
-  }
-  const logger = createStderrLogger({ verbose: settings.verbose });
   let proxy: McpProxy;
   try {
-    proxy = createProxy({ ...settings.proxy, logger });
+    settings = parseCliArguments(process.argv.slice(2));
+    proxy = createProxy({ ...settings.proxy, logger: createStderrLogger({ verbose: settings.verbose }) });
   } catch (error) {
-    logger.error(error instanceof Error ? error.message : String(error));
+    if (error instanceof CliExit) process.exit(0);
+    const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+    process.stderr.write(`spillway-mcp: ${message} (see spillway-mcp --help)\n`);
     process.exit(2);
   }
 
@@ -56,7 +52,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof CommanderError) process.exit(error.exitCode);
   const message = SpillwayError.isInstance(error) || error instanceof Error ? error.message : String(error);
   process.stderr.write(`spillway-mcp: ${message}\n`);
   process.exit(1);

@@ -43,8 +43,15 @@ const KNOWN_KEYS = new Set([
   'requestTimeout',
   'maxTotalTimeout',
   'maxMessageBytes',
-  'pageStoreMaxChars',
-  'readToolName',
+  'recallStoreMaxBytes',
+  'resources',
+  'prompts',
+  'connectTimeout',
+  'reconnectAttempts',
+  'reconnectInitialDelay',
+  'reconnectMaxDelay',
+  'sessionIdleTimeout',
+  'maxSessions',
 ]);
 
 /**
@@ -74,8 +81,9 @@ export function loadConfigFile(path: string): ConfigFile {
 }
 
 /**
- * JSON has no `Infinity`: `"off"` stands for it in `maxResultTokens` and `tools.*.maxResultTokens`,
- * as it does for `--max-tokens` and `--tool`.
+ * JSON has no `Infinity`: `"off"` stands for it in `maxResultTokens`, `tools.*.maxResultTokens`,
+ * `resources.maxResultTokens`, `prompts.maxResultTokens`, `sessionIdleTimeout` and `maxSessions`, as
+ * it does on the command line.
  */
 function withOffBudgets(config: ConfigFile): ConfigFile {
   const off = (value: unknown) => (value === 'off' ? Number.POSITIVE_INFINITY : value) as number | undefined;
@@ -90,9 +98,17 @@ function withOffBudgets(config: ConfigFile): ConfigFile {
           ]),
         )
       : config.tools;
+  const budget = (value: unknown) =>
+    value !== null && typeof value === 'object' && 'maxResultTokens' in value
+      ? { ...value, maxResultTokens: off((value as { maxResultTokens: unknown }).maxResultTokens) }
+      : value;
   return {
     ...config,
     ...('maxResultTokens' in config ? { maxResultTokens: off(config.maxResultTokens) } : {}),
+    ...('sessionIdleTimeout' in config ? { sessionIdleTimeout: off(config.sessionIdleTimeout) } : {}),
+    ...('maxSessions' in config ? { maxSessions: off(config.maxSessions) } : {}),
     ...(tools === undefined ? {} : { tools }),
+    ...('resources' in config ? { resources: budget(config.resources) as ConfigFile['resources'] } : {}),
+    ...('prompts' in config ? { prompts: budget(config.prompts) as ConfigFile['prompts'] } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { InvalidConfigError } from '@spillway/core';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version';
 import { loadConfigFile } from './load-config-file';
 import type { ProxyOptions, UpstreamOptions } from './proxy-options';
@@ -19,15 +19,23 @@ export interface CliSettings {
 /** Options of {@link parseCliArguments}. */
 export interface ParseCliArgumentsOptions {
   /**
-   * Where help, version and errors are written; commander prints help and version on stdout.
-   * @default commander's defaults
+   * Where help and version are written (stdout by default).
+   * @default process.stdout
    */
-  output?: { writeOut?: (text: string) => void; writeErr?: (text: string) => void };
-  /**
-   * Throw a `CommanderError` instead of exiting (for tests).
-   * @default false
-   */
-  throwInsteadOfExit?: boolean;
+  output?: { writeOut?: (text: string) => void };
+}
+
+/**
+ * The command line asked for help or the version, which was printed: exit 0. Thrown by
+ * {@link parseCliArguments} instead of exiting.
+ */
+export class CliExit extends Error {
+  readonly exitCode = 0;
+
+  constructor() {
+    super('help or version printed');
+    this.name = 'CliExit';
+  }
 }
 
 const HELP_AFTER = `
@@ -41,12 +49,14 @@ stdout carries only MCP messages; everything else goes to stderr.`;
 /**
  * Parses `spillway-mcp [options] -- <command> [args...]` or `spillway-mcp [options] --url <endpoint>`
  * with commander. Command-line flags override the `--config` file, which overrides the defaults.
- * `--help` and `--version` print and exit.
- * @throws {InvalidConfigError} for a bad config file or a missing upstream.
+ * Never exits the process: `--help` and `--version` print and throw {@link CliExit}; every usage
+ * error throws `InvalidConfigError` with a one-line message (the CLI exits 2 on it).
+ * @throws {InvalidConfigError} for an unknown flag, a bad flag value, a bad config file or a missing upstream.
+ * @throws {CliExit} after printing help or the version.
  */
 export function parseCliArguments(
   argv: readonly string[],
-  { output, throwInsteadOfExit = false }: ParseCliArgumentsOptions = {},
+  { output }: ParseCliArgumentsOptions = {},
 ): CliSettings {
   const program = new Command('spillway-mcp')
     .description(
@@ -93,18 +103,64 @@ export function parseCliArguments(
       collect,
       [],
     )
-    .option('--no-paging', 'do not keep full results nor add the spillway_read_result tool')
+    .option(
+      '--resource-max-tokens <tokens>',
+      'token budget of one resources/read result, or "off" (default: --max-tokens)',
+      tokens,
+    )
+    .option(
+      '--prompt-max-tokens <tokens>',
+      'token budget of one prompts/get result, or "off" (default: --max-tokens)',
+      tokens,
+    )
+    .option('--no-paging', 'do not keep full texts nor add the spillway_recall tool')
+    .option(
+      '--recall-max-bytes <bytes>',
+      'bytes of full texts kept for spillway_recall, all sessions (default: 268435456)',
+      integer,
+    )
     .option('--timeout <ms>', 'timeout of one request, reset by progress (default: 600000)', integer)
     .option('--max-total-timeout <ms>', 'hard limit of one request, progress or not (default: none)', integer)
+    .option(
+      '--connect-timeout <ms>',
+      'time to start the upstream and initialize it (default: 60000)',
+      positiveInteger,
+    )
+    .option(
+      '--reconnect-attempts <n>',
+      'reconnections after a --url upstream is lost, 0: none (default: 10)',
+      integer,
+    )
+    .option(
+      '--session-idle-timeout <ms>',
+      'with --listen: close a session idle this long, or "off" (default: 300000)',
+      milliseconds,
+    )
+    .option('--max-sessions <n>', 'with --listen: sessions open at once (default: 64)', positiveInteger)
     .option('--max-message-bytes <bytes>', 'largest stdio message accepted (default: 268435456)', integer)
     .option('--config <file>', 'JSON config file (command-line flags win)')
     .option('--verbose', 'log connections, truncations and forwarded errors to stderr')
     .passThroughOptions()
-    .showHelpAfterError()
     .addHelpText('after', HELP_AFTER);
-  if (output !== undefined) program.configureOutput(output);
-  if (throwInsteadOfExit) program.exitOverride();
-  program.parse([...argv], { from: 'user' });
+  // Commander's own error text is replaced by the one-line message of the error it throws.
+  program.configureOutput({ ...(output?.writeOut ? { writeOut: output.writeOut } : {}), writeErr: () => {} });
+  program.exitOverride();
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) throw new CliExit();
+      throw new InvalidConfigError({
+        option: optionOf(error),
+        value: argv.join(' '),
+        message: error.message
+          .replace(/^error: /, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      });
+    }
+    throw error;
+  }
 
   const flags = program.opts<Record<string, unknown>>();
   const fromCli = (key: string) => program.getOptionValueSource(key) === 'cli';
@@ -173,12 +229,19 @@ export function parseCliArguments(
     maxMediaBytes: pick<number>('maxMediaBytes', config.maxMediaBytes),
     mediaPolicy: pick<'placeholder' | 'keep'>('media', config.mediaPolicy),
     tools: toolBudgets,
+    resources: withMaxTokens(config.resources, pick<number>('resourceMaxTokens', undefined)),
+    prompts: withMaxTokens(config.prompts, pick<number>('promptMaxTokens', undefined)),
     paging: pick<boolean>('paging', config.paging),
+    recallStoreMaxBytes: pick<number>('recallMaxBytes', config.recallStoreMaxBytes),
     requestTimeout: pick<number>('timeout', config.requestTimeout),
     maxTotalTimeout: pick<number>('maxTotalTimeout', config.maxTotalTimeout),
+    connectTimeout: pick<number>('connectTimeout', config.connectTimeout),
+    reconnectAttempts: pick<number>('reconnectAttempts', config.reconnectAttempts),
+    reconnectInitialDelay: config.reconnectInitialDelay,
+    reconnectMaxDelay: config.reconnectMaxDelay,
+    sessionIdleTimeout: pick<number>('sessionIdleTimeout', config.sessionIdleTimeout),
+    maxSessions: pick<number>('maxSessions', config.maxSessions),
     maxMessageBytes: pick<number>('maxMessageBytes', config.maxMessageBytes),
-    pageStoreMaxChars: config.pageStoreMaxChars,
-    readToolName: config.readToolName,
   });
   return {
     proxy,
@@ -186,6 +249,20 @@ export function parseCliArguments(
     stdio: pick<boolean>('stdio', config.stdio) ?? true,
     verbose: pick<boolean>('verbose', config.verbose) ?? false,
   };
+}
+
+/** A kind's budgets from the config file, with the command line's token budget over them. */
+function withMaxTokens<T extends object>(
+  budgets: T | undefined,
+  maxResultTokens: number | undefined,
+): T | undefined {
+  if (maxResultTokens === undefined) return budgets;
+  return { ...budgets, maxResultTokens } as T;
+}
+
+/** The flag a commander error is about, as far as its message says (`'arguments'` otherwise). */
+function optionOf(error: CommanderError): string {
+  return /'(--?[\w-]+)/.exec(error.message)?.[1] ?? /(--[\w-]+)/.exec(error.message)?.[1] ?? 'arguments';
 }
 
 function stripUndefined<T extends object>(value: T): T {
@@ -200,6 +277,18 @@ function integer(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a whole number');
   return parsed;
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new InvalidArgumentError('expected a positive whole number');
+  return parsed;
+}
+
+function milliseconds(value: string): number {
+  if (value === 'off' || value === 'Infinity') return Number.POSITIVE_INFINITY;
+  return positiveInteger(value);
 }
 
 function number(value: string): number {

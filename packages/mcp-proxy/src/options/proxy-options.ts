@@ -62,16 +62,47 @@ export interface ProxyOptions extends TruncationOptions {
    */
   maxMessageBytes?: number;
   /**
-   * Characters of full results kept for paging, over all results; the oldest are evicted first.
-   * A result larger than this is cut without paging.
-   * @default 100000000
+   * Bytes of full texts kept for `spillway_recall` over all sessions, counted as 2 per UTF-16 code
+   * unit; the least recently used are evicted first, and a session's texts are dropped when it ends.
+   * A text larger than this is cut without a way back.
+   * @default 268435456 (256 MiB)
    */
-  pageStoreMaxChars?: number;
+  recallStoreMaxBytes?: number;
   /**
-   * Name of the tool the proxy adds for paging.
-   * @default 'spillway_read_result'
+   * Time allowed to start (or reach) the upstream and finish its `initialize`, in milliseconds.
+   * @default 60000
    */
-  readToolName?: string;
+  connectTimeout?: number;
+  /**
+   * Reconnection attempts after a `url` upstream is lost, with exponential backoff
+   * (`reconnectInitialDelay`, doubling, at most `reconnectMaxDelay`); `0` turns reconnection off (the
+   * session ends). A stdio upstream is never restarted.
+   * @default 10
+   */
+  reconnectAttempts?: number;
+  /**
+   * Delay before the first reconnection attempt, in milliseconds; each next one waits twice as long.
+   * @default 500
+   */
+  reconnectInitialDelay?: number;
+  /**
+   * Longest delay between reconnection attempts, in milliseconds.
+   * @default 30000
+   */
+  reconnectMaxDelay?: number;
+  /**
+   * HTTP downstream (`listen`): a session with no request open for this long (milliseconds) is
+   * closed, and its upstream with it (a stdio upstream's child is stopped). An open GET event
+   * stream or a call in progress counts as activity.
+   * @default 300000 (5 minutes)
+   */
+  sessionIdleTimeout?: number;
+  /**
+   * HTTP downstream (`listen`): sessions open at once, at most; an `initialize` beyond it is refused
+   * with HTTP 503 and a JSON-RPC error saying so.
+   * @default 64
+   */
+  maxSessions?: number;
   /**
    * Where diagnostics go. The CLI passes a stderr logger.
    * @default silent
@@ -81,4 +112,6 @@ export interface ProxyOptions extends TruncationOptions {
 
 export const DEFAULT_REQUEST_TIMEOUT = 600_000;
 export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
-export const DEFAULT_PAGE_STORE_MAX_CHARS = 100_000_000;
+export const DEFAULT_CONNECT_TIMEOUT = 60_000;
+export const DEFAULT_SESSION_IDLE_TIMEOUT = 300_000;
+export const DEFAULT_MAX_SESSIONS = 64;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { InvalidConfigError } from '@spillway/core';
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '../version';
-import { parseCliArguments } from './parse-cli-arguments';
+import { CliExit, parseCliArguments } from './parse-cli-arguments';
 import { resolveProxyOptions } from './resolve-proxy-options';
 
 const upstream = { command: 'node', args: ['server.js'] };
@@ -21,7 +21,13 @@ describe('resolveProxyOptions', () => {
     expect(resolved.paging).toBe(true);
     expect(resolved.requestTimeout).toBe(600_000);
     expect(resolved.maxMessageBytes).toBe(256 * 1024 * 1024);
-    expect(resolved.readToolName).toBe('spillway_read_result');
+    expect(resolved.recallStoreMaxBytes).toBe(256 * 1024 * 1024);
+    expect(resolved.connectTimeout).toBe(60_000);
+    expect(resolved.reconnectAttempts).toBe(10);
+    expect(resolved.sessionIdleTimeout).toBe(300_000);
+    expect(resolved.maxSessions).toBe(64);
+    expect(resolved.resourceBudget).toEqual(resolved.budget);
+    expect(resolved.promptBudget).toEqual(resolved.budget);
   });
 
   it('merges per-tool overrides over the defaults', () => {
@@ -109,6 +115,63 @@ describe('parseCliArguments', () => {
     writeFileSync(file, JSON.stringify({ command: 'node', maxTokens: 5 }));
     expect(() => parseCliArguments(['--config', file])).toThrow(/config\.maxTokens/);
     expect(() => parseCliArguments([])).toThrow(/no upstream server/);
+  });
+
+  it('throws InvalidConfigError (never exits) for every usage error, and CliExit after help', () => {
+    for (const args of [
+      ['--bogus', '--', 'node'],
+      ['--max-tokens', 'lots', '--', 'node'],
+      ['--listen'],
+      ['--media', 'drop', '--', 'node'],
+      ['--tool', 'nonsense', '--', 'node'],
+      ['--url', 'http://127.0.0.1:1/mcp', '--', 'node'],
+      ['--session-idle-timeout', '0', '--', 'node'],
+      ['--max-sessions', '-1', '--', 'node'],
+      ['--header', 'no-colon', '--url', 'http://127.0.0.1:1/mcp'],
+    ]) {
+      let thrown: unknown;
+      try {
+        parseCliArguments(args);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(InvalidConfigError.isInstance(thrown), args.join(' ')).toBe(true);
+      expect((thrown as Error).message).not.toContain('\n');
+    }
+    let printed = '';
+    expect(() =>
+      parseCliArguments(['--help'], { output: { writeOut: (text) => (printed += text) } }),
+    ).toThrow(CliExit);
+    expect(printed).toContain('--session-idle-timeout');
+  });
+
+  it('reads the new flags into the options', () => {
+    const settings = parseCliArguments([
+      '--resource-max-tokens',
+      '300',
+      '--prompt-max-tokens',
+      'off',
+      '--session-idle-timeout',
+      'off',
+      '--max-sessions',
+      '3',
+      '--connect-timeout',
+      '5000',
+      '--reconnect-attempts',
+      '0',
+      '--recall-max-bytes',
+      '1000',
+      '--',
+      'node',
+    ]);
+    const resolved = resolveProxyOptions(settings.proxy);
+    expect(resolved.resourceBudget.maxResultTokens).toBe(300);
+    expect(resolved.promptBudget.maxResultTokens).toBe(Number.POSITIVE_INFINITY);
+    expect(resolved.sessionIdleTimeout).toBe(Number.POSITIVE_INFINITY);
+    expect(resolved.maxSessions).toBe(3);
+    expect(resolved.connectTimeout).toBe(5000);
+    expect(resolved.reconnectAttempts).toBe(0);
+    expect(resolved.recallStoreMaxBytes).toBe(1000);
   });
 
   it('knows the package version', () => {

@@ -1,9 +1,12 @@
 import { InvalidConfigError } from '@spillway/core';
 import { type Logger, silentLogger } from '../log/logger';
+import { DEFAULT_RECALL_STORE_MAX_BYTES } from '../recall/recall-store';
 import {
+  DEFAULT_CONNECT_TIMEOUT,
   DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_PAGE_STORE_MAX_CHARS,
+  DEFAULT_MAX_SESSIONS,
   DEFAULT_REQUEST_TIMEOUT,
+  DEFAULT_SESSION_IDLE_TIMEOUT,
   type ProxyOptions,
   type UpstreamOptions,
 } from './proxy-options';
@@ -11,7 +14,6 @@ import {
   DEFAULT_HEAD_RATIO,
   DEFAULT_MAX_MEDIA_BYTES,
   DEFAULT_MAX_RESULT_TOKENS,
-  DEFAULT_READ_TOOL_NAME,
   type MediaPolicy,
   type ToolBudget,
   type ToolTruncationOptions,
@@ -22,12 +24,21 @@ export interface ResolvedProxyOptions {
   readonly upstream: UpstreamOptions;
   readonly budget: ToolBudget;
   readonly tools: ReadonlyMap<string, ToolBudget>;
+  /** Budgets of `resources/read` results. */
+  readonly resourceBudget: ToolBudget;
+  /** Budgets of `prompts/get` results. */
+  readonly promptBudget: ToolBudget;
   readonly paging: boolean;
   readonly requestTimeout: number;
   readonly maxTotalTimeout: number;
   readonly maxMessageBytes: number;
-  readonly pageStoreMaxChars: number;
-  readonly readToolName: string;
+  readonly recallStoreMaxBytes: number;
+  readonly connectTimeout: number;
+  readonly reconnectAttempts: number;
+  readonly reconnectInitialDelay: number;
+  readonly reconnectMaxDelay: number;
+  readonly sessionIdleTimeout: number;
+  readonly maxSessions: number;
   readonly logger: Logger;
 }
 
@@ -42,12 +53,19 @@ export function resolveProxyOptions({
   maxMediaBytes = DEFAULT_MAX_MEDIA_BYTES,
   mediaPolicy = 'placeholder',
   tools = {},
+  resources = {},
+  prompts = {},
   paging = true,
   requestTimeout = DEFAULT_REQUEST_TIMEOUT,
   maxTotalTimeout = Number.POSITIVE_INFINITY,
   maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
-  pageStoreMaxChars = DEFAULT_PAGE_STORE_MAX_CHARS,
-  readToolName = DEFAULT_READ_TOOL_NAME,
+  recallStoreMaxBytes = DEFAULT_RECALL_STORE_MAX_BYTES,
+  connectTimeout = DEFAULT_CONNECT_TIMEOUT,
+  reconnectAttempts = 10,
+  reconnectInitialDelay = 500,
+  reconnectMaxDelay = 30_000,
+  sessionIdleTimeout = DEFAULT_SESSION_IDLE_TIMEOUT,
+  maxSessions = DEFAULT_MAX_SESSIONS,
   logger = silentLogger,
 }: ProxyOptions): ResolvedProxyOptions {
   checkUpstream(upstream);
@@ -66,50 +84,49 @@ export function resolveProxyOptions({
   }
   const toolBudgets = new Map<string, ToolBudget>();
   for (const [name, override] of Object.entries(tools as Record<string, ToolTruncationOptions>)) {
-    if (override === null || typeof override !== 'object') {
-      throw new InvalidConfigError({
-        option: `tools.${name}`,
-        value: override,
-        message: 'expected an object',
-      });
-    }
-    toolBudgets.set(name, {
-      maxResultTokens:
-        override.maxResultTokens === undefined
-          ? budget.maxResultTokens
-          : positive(`tools.${name}.maxResultTokens`, override.maxResultTokens, { allowInfinity: true }),
-      maxMediaBytes:
-        override.maxMediaBytes === undefined
-          ? budget.maxMediaBytes
-          : nonNegative(`tools.${name}.maxMediaBytes`, override.maxMediaBytes),
-      headRatio:
-        override.headRatio === undefined
-          ? budget.headRatio
-          : ratio(`tools.${name}.headRatio`, override.headRatio),
-      mediaPolicy: budget.mediaPolicy,
-    });
+    toolBudgets.set(name, overrideBudget(`tools.${name}`, budget, override));
   }
   if (typeof paging !== 'boolean') {
     throw new InvalidConfigError({ option: 'paging', value: paging, message: 'expected true or false' });
-  }
-  if (typeof readToolName !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(readToolName)) {
-    throw new InvalidConfigError({
-      option: 'readToolName',
-      value: readToolName,
-      message: 'expected 1 to 64 letters, digits, "_", "-" or "."',
-    });
   }
   return {
     upstream,
     budget,
     tools: toolBudgets,
+    resourceBudget: overrideBudget('resources', budget, resources),
+    promptBudget: overrideBudget('prompts', budget, prompts),
     paging,
     requestTimeout: positive('requestTimeout', requestTimeout, { allowInfinity: false }),
     maxTotalTimeout: positive('maxTotalTimeout', maxTotalTimeout, { allowInfinity: true }),
     maxMessageBytes: positive('maxMessageBytes', maxMessageBytes, { allowInfinity: false }),
-    pageStoreMaxChars: nonNegative('pageStoreMaxChars', pageStoreMaxChars),
-    readToolName,
+    recallStoreMaxBytes: nonNegative('recallStoreMaxBytes', recallStoreMaxBytes),
+    connectTimeout: positive('connectTimeout', connectTimeout, { allowInfinity: false }),
+    reconnectAttempts: nonNegative('reconnectAttempts', reconnectAttempts),
+    reconnectInitialDelay: positive('reconnectInitialDelay', reconnectInitialDelay, { allowInfinity: false }),
+    reconnectMaxDelay: positive('reconnectMaxDelay', reconnectMaxDelay, { allowInfinity: false }),
+    sessionIdleTimeout: positive('sessionIdleTimeout', sessionIdleTimeout, { allowInfinity: true }),
+    maxSessions: positive('maxSessions', maxSessions, { allowInfinity: true }),
     logger,
+  };
+}
+
+/** The budgets of one tool (or of resources, or prompts): `override`'s fields over `budget`. */
+function overrideBudget(option: string, budget: ToolBudget, override: unknown): ToolBudget {
+  if (override === null || typeof override !== 'object' || Array.isArray(override)) {
+    throw new InvalidConfigError({ option, value: override, message: 'expected an object' });
+  }
+  const { maxResultTokens, maxMediaBytes, headRatio } = override as ToolTruncationOptions;
+  return {
+    maxResultTokens:
+      maxResultTokens === undefined
+        ? budget.maxResultTokens
+        : positive(`${option}.maxResultTokens`, maxResultTokens, { allowInfinity: true }),
+    maxMediaBytes:
+      maxMediaBytes === undefined
+        ? budget.maxMediaBytes
+        : nonNegative(`${option}.maxMediaBytes`, maxMediaBytes),
+    headRatio: headRatio === undefined ? budget.headRatio : ratio(`${option}.headRatio`, headRatio),
+    mediaPolicy: budget.mediaPolicy,
   };
 }
 

@@ -3,7 +3,7 @@
  * 25,000 (`MAX_MCP_OUTPUT_TOKENS`). The proxy's default budget, 9,000 tokens, stays under the warning
  * with room for the difference between this estimate and Claude's tokenizer (~10%) and for the
  * marker, so a truncated result never trips the warning and is far from the hard limit; the rest of
- * the result stays one `spillway_read_result` call away (paging).
+ * the result stays one `spillway_recall` call away.
  */
 export const DEFAULT_MAX_RESULT_TOKENS = 9_000;
 
@@ -13,9 +13,6 @@ export const DEFAULT_HEAD_RATIO = 0.6;
 /** Inline images, audio and blobs of one result, in decoded bytes, kept before placeholders start. */
 export const DEFAULT_MAX_MEDIA_BYTES = 1024 * 1024;
 
-/** The name of the tool the proxy adds so that the model can read the rest of a cut result. */
-export const DEFAULT_READ_TOOL_NAME = 'spillway_read_result';
-
 /**
  * What happens to inline images, audio and resource blobs beyond `maxMediaBytes`:
  * `'placeholder'` replaces each with a one-line text (media type, dimensions, size);
@@ -23,7 +20,7 @@ export const DEFAULT_READ_TOOL_NAME = 'spillway_read_result';
  */
 export type MediaPolicy = 'placeholder' | 'keep';
 
-/** Budgets for one tool's results; every field overrides the proxy-wide value. */
+/** Budgets for one tool's results (or for resources, or prompts); every field overrides the proxy-wide value. */
 export interface ToolTruncationOptions {
   /**
    * Token budget of one result's text (all text blocks share it; `structuredContent` has its own).
@@ -75,8 +72,21 @@ export interface TruncationOptions {
    */
   tools?: Readonly<Record<string, ToolTruncationOptions>>;
   /**
-   * Keep the full text of every cut result (in a bounded store private to the process) and add the
-   * `spillway_read_result` tool through which the model reads the rest by `offset`/`length`.
+   * Budgets of `resources/read` results (their `contents` share them as a tool result's content
+   * does); each field defaults to the proxy-wide value.
+   * @default {}
+   */
+  resources?: Readonly<ToolTruncationOptions>;
+  /**
+   * Budgets of `prompts/get` results (the messages' contents share them); each field defaults to
+   * the proxy-wide value.
+   * @default {}
+   */
+  prompts?: Readonly<ToolTruncationOptions>;
+  /**
+   * Keep the full text of every cut block (in a bounded store, private to the session that produced
+   * it) and add the `spillway_recall` tool, through which the model reads the rest by
+   * `offset`/`length` or searches it.
    * @default true
    */
   paging?: boolean;

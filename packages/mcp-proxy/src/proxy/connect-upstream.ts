@@ -4,6 +4,9 @@ import {
   Client,
   type ClientCapabilities,
   type Implementation,
+  isInitializeRequest,
+  type JSONRPCMessage,
+  LATEST_PROTOCOL_VERSION,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
@@ -17,10 +20,16 @@ export interface ConnectUpstreamOptions {
   clientInfo: Implementation;
   /** The downstream client's capabilities, passed on unchanged (mirroring). */
   capabilities: ClientCapabilities;
+  /**
+   * The protocol version the downstream client asked for, offered upstream in its place (the SDK's
+   * client would offer its own newest).
+   * @default the SDK's newest
+   */
+  protocolVersion?: string | undefined;
   maxMessageBytes: number;
   /** Installs handlers on the client before it connects (so nothing the server sends early is lost). */
   prepare: (client: Client) => void;
-  /** Timeout of the `initialize` exchange. */
+  /** Time allowed to start or reach the upstream and finish `initialize`, in milliseconds. */
   timeout: number;
   /**
    * Aborting it gives up: the upstream being started is stopped (a child process is ended) and the
@@ -36,6 +45,8 @@ export interface UpstreamConnection {
   readonly transport: Transport;
   /** The upstream as the user gave it, for messages. */
   readonly description: string;
+  /** The protocol version the upstream answered `initialize` with. */
+  readonly protocolVersion: string;
 }
 
 /** How the upstream is named in messages: the command line or the URL. */
@@ -53,6 +64,7 @@ export async function connectUpstream({
   upstream,
   clientInfo,
   capabilities,
+  protocolVersion,
   maxMessageBytes,
   prepare,
   timeout,
@@ -60,18 +72,28 @@ export async function connectUpstream({
 }: ConnectUpstreamOptions): Promise<UpstreamConnection> {
   const description = describeUpstream(upstream);
   const attempt = async (transport: Transport) => {
+    const negotiated = negotiate(transport, protocolVersion);
     const client = new Client(clientInfo, { capabilities });
     prepare(client);
-    // Closing the transport is what stops a child that has not answered `initialize` yet.
+    // Closing the transport is what stops a child that has not answered `initialize` yet, and ends a
+    // start that takes longer than `timeout` (spawning, npx downloads, initialize).
     const stop = () => void transport.close().catch(() => {});
     signal?.addEventListener('abort', stop, { once: true });
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, timeout);
     try {
       signal?.throwIfAborted();
       await client.connect(transport, { timeout, ...(signal === undefined ? {} : { signal }) });
+    } catch (error) {
+      throw timedOut ? new Error(`no answer to initialize within ${timeout} ms`, { cause: error }) : error;
     } finally {
+      clearTimeout(deadline);
       signal?.removeEventListener('abort', stop);
     }
-    return { client, transport, description };
+    return { client, transport, description, protocolVersion: negotiated() };
   };
   if (!('url' in upstream)) {
     const transport = new StdioUpstreamTransport({
@@ -133,6 +155,29 @@ export async function connectUpstream({
       cause: error,
     });
   }
+}
+
+/**
+ * Offers `protocolVersion` in the `initialize` request that goes through `transport` (the SDK's
+ * `Client` always offers its newest), and records the version the server answered with (the SDK
+ * hands it to `transport.setProtocolVersion`). Returns a reader of the negotiated version.
+ */
+function negotiate(transport: Transport, protocolVersion: string | undefined): () => string {
+  let negotiated: string | undefined;
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) =>
+    send(
+      protocolVersion !== undefined && isInitializeRequest(message)
+        ? ({ ...message, params: { ...message.params, protocolVersion } } as JSONRPCMessage)
+        : message,
+      options,
+    );
+  const setProtocolVersion = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version) => {
+    negotiated = version;
+    setProtocolVersion?.(version);
+  };
+  return () => negotiated ?? protocolVersion ?? LATEST_PROTOCOL_VERSION;
 }
 
 function messageOf(error: unknown): string {

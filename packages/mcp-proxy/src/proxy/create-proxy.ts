@@ -1,6 +1,6 @@
 import type { ProxyOptions } from '../options/proxy-options';
 import { type ResolvedProxyOptions, resolveProxyOptions } from '../options/resolve-proxy-options';
-import { ResultStore } from '../paging/result-store';
+import { RecallStore } from '../recall/recall-store';
 import type { Transport } from '../sdk/mcp-sdk';
 import { type HttpListener, type ListenHttpOptions, listenHttp } from './listen-http';
 import { ProxySession } from './proxy-session';
@@ -16,7 +16,9 @@ export interface McpProxy {
    */
   connect(downstream: Transport): Promise<ProxySession>;
   /** Also serves clients over Streamable HTTP on loopback; each MCP session gets its own upstream. */
-  listen(options?: Omit<ListenHttpOptions, 'connect' | 'maxBodyBytes'>): Promise<HttpListener>;
+  listen(
+    options?: Omit<ListenHttpOptions, 'connect' | 'maxBodyBytes' | 'sessionIdleTimeout' | 'maxSessions'>,
+  ): Promise<HttpListener>;
   /** Ends every session (stopping upstream children) and every listener. */
   close(): Promise<void>;
 }
@@ -34,7 +36,7 @@ export interface McpProxy {
  */
 export function createProxy(options: ProxyOptions): McpProxy {
   const resolved = resolveProxyOptions(options);
-  const store = resolved.paging ? new ResultStore({ maxChars: resolved.pageStoreMaxChars }) : undefined;
+  const store = resolved.paging ? new RecallStore({ maxBytes: resolved.recallStoreMaxBytes }) : undefined;
   const sessions = new Set<ProxySession>();
   const listeners = new Set<HttpListener>();
   const connect = async (downstream: Transport) => {
@@ -51,6 +53,8 @@ export function createProxy(options: ProxyOptions): McpProxy {
       const listener = await listenHttp({
         ...listenOptions,
         maxBodyBytes: resolved.maxMessageBytes,
+        sessionIdleTimeout: resolved.sessionIdleTimeout,
+        maxSessions: resolved.maxSessions,
         connect,
       });
       listeners.add(listener);

@@ -7,6 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CancelledNotificationSchema,
+  InitializeRequestSchema,
+  McpError,
   type Notification as SdkNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -35,12 +37,39 @@ export {
   isInitializeRequest,
   isJSONRPCRequest,
   JSONRPCMessageSchema,
-  McpError,
+  LATEST_PROTOCOL_VERSION,
   PingRequestSchema,
   ResultSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 export { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-export { Client, Server };
+export { Client, McpError, Server };
+
+/**
+ * Whether `error` is a JSON-RPC error the other side answered with (or the SDK's own timeout or
+ * connection-closed error), as opposed to a transport failure (a refused connection, an HTTP status).
+ */
+export function isMcpError(error: unknown): boolean {
+  return error instanceof McpError;
+}
+
+/**
+ * Makes `server` answer `initialize` with `protocolVersion()` instead of the SDK's choice (the
+ * client's version when the SDK knows it, else its newest): the proxy answers with the version the
+ * upstream negotiated, so that client and upstream speak the same one. The SDK's own handling (it
+ * records the client's capabilities and info) still runs.
+ */
+export function answerInitializeWith(server: Server, protocolVersion: () => string | undefined): void {
+  const internal = server as unknown as {
+    _oninitialize: (request: unknown) => Promise<Record<string, unknown>>;
+  };
+  const sdkInitialize = internal._oninitialize.bind(server);
+  server.setRequestHandler(InitializeRequestSchema, async (request) => {
+    const result = await sdkInitialize(request);
+    const version = protocolVersion();
+    return (version === undefined ? result : { ...result, protocolVersion: version }) as never;
+  });
+}
 
 /**
  * Installs `handler` for `notifications/cancelled` on a `Client` or `Server`, keeping the SDK's own

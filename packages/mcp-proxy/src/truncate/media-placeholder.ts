@@ -19,9 +19,9 @@ export interface MediaDescription {
  */
 export function mediaPlaceholder(
   media: MediaDescription,
-  { maxMediaBytes }: { maxMediaBytes: number },
+  { maxMediaBytes, subject = 'result' }: { maxMediaBytes: number; subject?: string },
 ): string {
-  const reason = ` (not shown: over the ${formatByteSize(maxMediaBytes)} media budget of one result)`;
+  const reason = ` (not shown: over the ${formatByteSize(maxMediaBytes)} media budget of one ${subject})`;
   if (media.kind === 'image') {
     return imagePlaceholder({ type: 'image', data: media.data, mediaType: media.mediaType }) + reason;
   }

@@ -2,8 +2,8 @@ import { estimateTokens } from '@spillway/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolBudget } from '../options/truncation-options';
-import { readResultPage } from '../paging/read-result-tool';
-import { ResultStore } from '../paging/result-store';
+import { answerRecall } from '../recall/answer-recall';
+import { RecallStore } from '../recall/recall-store';
 import { AjvJsonSchemaValidator, type CallToolResult } from '../sdk/mcp-sdk';
 import { truncateCallToolResult } from './truncate-call-tool-result';
 
@@ -97,14 +97,15 @@ describe('truncateCallToolResult', () => {
   });
 
   it('pages give back exactly the original text, surrogate pairs included', () => {
-    const store = new ResultStore();
+    const store = new RecallStore();
+    const recall = { store, owner: 'session' };
     const original = Array.from({ length: 4000 }, (_, index) => `𝒳 line ${index} 😀`).join('\n');
     const { result } = truncateCallToolResult(
       { content: [{ type: 'text', text: original }] },
-      { budget, store },
+      { budget, recall },
     );
     const text = (result.content[0] as { text: string }).text;
-    const [, id, offset] = /\{"id":"(r[0-9a-f]+)","offset":(\d+)\}/.exec(text) as unknown as [
+    const [, id, offset] = /\{"ref":"([A-Za-z0-9_-]{22})","offset":(\d+)\}/.exec(text) as unknown as [
       string,
       string,
       string,
@@ -113,10 +114,14 @@ describe('truncateCallToolResult', () => {
     let joined = '';
     let next = 0;
     for (let page = 0; page < 1000; page++) {
-      const read = readResultPage({ store, input: { id, offset: next }, maxTokens: 1000 });
-      const [body, where] = read.content as Array<{ text: string }>;
-      // The page and the line that says where it sits, together, fit the budget.
-      expect(estimateTokens(body?.text ?? '') + estimateTokens(where?.text ?? '')).toBeLessThanOrEqual(1000);
+      const read = answerRecall({ ...recall, input: { ref: id, offset: next }, maxTokens: 1000 });
+      const [header, body, where] = read.content as Array<{ text: string }>;
+      // The page and the lines that say where it sits, together, fit the budget.
+      expect(
+        estimateTokens(header?.text ?? '') +
+          estimateTokens(body?.text ?? '') +
+          estimateTokens(where?.text ?? ''),
+      ).toBeLessThanOrEqual(1000);
       joined += body?.text ?? '';
       const match = /"offset":(\d+)\}\]$/.exec(where?.text ?? '');
       if (match === null) break;
@@ -160,15 +165,16 @@ describe('truncateCallToolResult', () => {
     };
     const validator = new AjvJsonSchemaValidator().getValidator(schema as never);
     const structuredContent = { items: Array.from({ length: 2000 }, (_, index) => `value ${index}`) };
-    const store = new ResultStore();
+    const store = new RecallStore();
+    const recall = { store, owner: 'session' };
     const { result, structuredContentDropped } = truncateCallToolResult(
       { content: [], structuredContent },
-      { budget, store, validateStructuredContent: (value) => validator(value).valid },
+      { budget, recall, validateStructuredContent: (value) => validator(value).valid },
     );
     expect(structuredContentDropped).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect((result.content[0] as { text: string }).text).toMatch(/^\{"items":\["value 0"/);
-    expect((result.content[0] as { text: string }).text).toMatch(/spillway_read_result/);
+    expect((result.content[0] as { text: string }).text).toMatch(/spillway_recall/);
   });
 
   it('keeps the paging text of a block when the same result also puts its structured copy in the store', () => {
@@ -176,31 +182,38 @@ describe('truncateCallToolResult', () => {
     // for a 50 MB file the two copies together exceed the store, and the second must not evict the
     // first, whose id the text marker gives.
     const original = longText(2000);
-    const store = new ResultStore({ maxChars: original.length + 10_000 });
+    const store = new RecallStore({ maxBytes: 2 * (original.length + 10_000) });
+    const recall = { store, owner: 'session' };
     const { result } = truncateCallToolResult(
       { content: [{ type: 'text', text: original }], structuredContent: { content: original } },
-      { budget, store },
+      { budget, recall },
     );
     const text = (result.content[0] as { text: string }).text;
-    const [, id] = /\{"id":"(r[0-9a-f]+)","offset":\d+\}/.exec(text) as unknown as [string, string];
-    expect(store.get(id)?.text).toBe(original);
+    const [, id] = /\{"ref":"([A-Za-z0-9_-]{22})","offset":\d+\}/.exec(text) as unknown as [string, string];
+    expect(store.get('session', id)?.text).toBe(original);
+    expect(store.get('another session', id)).toBeUndefined();
     expect(JSON.stringify(result.structuredContent)).not.toContain(id);
   });
 
   it('pages a cut text at the budget of the tool it came from', () => {
-    const store = new ResultStore();
+    const store = new RecallStore();
+    const recall = { store, owner: 'session' };
     const original = longText(4000);
     const { result } = truncateCallToolResult(
       { content: [{ type: 'text', text: original }] },
-      { budget: { ...budget, maxResultTokens: 300 }, store },
+      { budget: { ...budget, maxResultTokens: 300 }, recall },
     );
-    const [, id] = /\{"id":"(r[0-9a-f]+)","offset":\d+\}/.exec(
+    const [, id] = /\{"ref":"([A-Za-z0-9_-]{22})","offset":\d+\}/.exec(
       (result.content[0] as { text: string }).text,
     ) as unknown as [string, string];
     // The proxy-wide budget is off (only this tool has one): a page must still fit the tool's.
-    const page = readResultPage({ store, input: { id, offset: 0 }, maxTokens: Number.POSITIVE_INFINITY });
+    const page = answerRecall({
+      ...recall,
+      input: { ref: id, offset: 0 },
+      maxTokens: Number.POSITIVE_INFINITY,
+    });
     const blocks = page.content as Array<{ text: string }>;
-    expect(blocks[0]?.text.length).toBeGreaterThan(0);
+    expect(blocks[1]?.text.length).toBeGreaterThan(0);
     expect(estimateTokens(blocks.map((block) => block.text).join(''))).toBeLessThanOrEqual(300);
   });
 
@@ -210,13 +223,14 @@ describe('truncateCallToolResult', () => {
         (sum, block) => sum + estimateTokens(block.text ?? ''),
         0,
       );
-    const store = new ResultStore();
+    const store = new RecallStore();
+    const recall = { store, owner: 'session' };
     const withStructured = truncateCallToolResult(
       {
         content: [{ type: 'text', text: longText(3000) }],
         structuredContent: { rows: longText(3000).split('\n') },
       },
-      { budget, store },
+      { budget, recall },
     ).result;
     expect(withStructured.content).toHaveLength(2);
     expect(contentTokens(withStructured)).toBeLessThanOrEqual(1000);
@@ -231,7 +245,7 @@ describe('truncateCallToolResult', () => {
           })),
         ],
       },
-      { budget, store },
+      { budget, recall },
     ).result;
     expect((withImages.content[1] as { text?: string }).text).toMatch(/^\[image: image\/png, 640x480/);
     expect(contentTokens(withImages)).toBeLessThanOrEqual(1000);
@@ -243,17 +257,18 @@ describe('truncateCallToolResult', () => {
         fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 1, maxLength: 250 }),
         fc.integer({ min: 300, max: 3000 }),
         (lineCounts, maxResultTokens) => {
-          const store = new ResultStore();
+          const store = new RecallStore();
+          const recall = { store, owner: 'session' };
           const texts = lineCounts.map((lines, index) => longText(lines, `block${index}`));
           const { result } = truncateCallToolResult(
             { content: texts.map((text) => ({ type: 'text' as const, text })) },
-            { budget: { ...budget, maxResultTokens }, store },
+            { budget: { ...budget, maxResultTokens }, recall },
           );
           const blocks = result.content as Array<{ text: string }>;
           expect(blocks.reduce((sum, block) => sum + estimateTokens(block.text), 0)).toBeLessThanOrEqual(
             maxResultTokens,
           );
-          const fold = /(\d+) more text blocks .*\{"id":"(r[0-9a-f]+)","offset":0\}/.exec(
+          const fold = /(\d+) more text blocks .*\{"ref":"([A-Za-z0-9_-]{22})","offset":0\}/.exec(
             blocks.at(-1)?.text ?? '',
           );
           if (fold === null) {
@@ -263,7 +278,7 @@ describe('truncateCallToolResult', () => {
           // The folded blocks are the last ones, readable in full through the paging tool.
           const count = Number(fold[1]);
           expect(blocks).toHaveLength(texts.length - count + 1);
-          expect(store.get(fold[2] as string)?.text).toBe(texts.slice(-count).join('\n\n'));
+          expect(store.get('session', fold[2] as string)?.text).toBe(texts.slice(-count).join('\n\n'));
         },
       ),
       { numRuns: 60 },

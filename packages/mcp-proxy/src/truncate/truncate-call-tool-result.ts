@@ -1,33 +1,8 @@
-import { base64ByteLength, shareBudget } from '@spillway/core';
-import type { ToolBudget } from '../options/truncation-options';
-import type { ResultStore } from '../paging/result-store';
 import type { CallToolResult } from '../sdk/mcp-sdk';
-import { countTextTokens } from './count-text-tokens';
-import { fitText, type TextCut } from './fit-text';
-import { mediaPlaceholder } from './media-placeholder';
-import { shrinkStructuredContent } from './shrink-structured-content';
+import { type ContentBlock, type TruncateContentOptions, truncateContent } from './truncate-content';
 
 /** Options of {@link truncateCallToolResult}. */
-export interface TruncateCallToolResultOptions {
-  /** The budgets of the tool that produced the result. */
-  budget: ToolBudget;
-  /**
-   * Where full texts are kept for paging; without it results are cut without a way back.
-   * @default undefined (no paging)
-   */
-  store?: ResultStore | undefined;
-  /**
-   * The paging tool's name, quoted in markers.
-   * @default 'spillway_read_result'
-   */
-  readToolName?: string;
-  /**
-   * Checks a shortened `structuredContent` (against the tool's `outputSchema`); a candidate it
-   * rejects is not used. When no candidate fits and passes, `structuredContent` is dropped.
-   * @default accepts everything
-   */
-  validateStructuredContent?: ((value: Record<string, unknown>) => boolean) | undefined;
-}
+export type TruncateCallToolResultOptions = Omit<TruncateContentOptions, 'structuredContent' | 'subject'>;
 
 /** What {@link truncateCallToolResult} did. */
 export interface TruncateCallToolResultResult {
@@ -39,289 +14,27 @@ export interface TruncateCallToolResultResult {
   readonly changes: readonly string[];
 }
 
-/** The key a note is added under in shortened `structuredContent`, when the output schema allows it. */
-export const STRUCTURED_NOTE_KEY = 'spillway_note';
-
-type ContentBlock = CallToolResult['content'][number];
-
-interface TextSlot {
-  readonly index: number;
-  readonly text: string;
-  readonly tokenCount: number;
-}
-
 /**
- * Keeps one `tools/call` result within its budgets:
- * - text blocks and embedded text resources share `maxResultTokens` (water-filling: small blocks stay
- *   whole, large ones are cut to a common cap) and become head + marker + tail, the marker giving the
- *   totals and, with a store, the paging tool call that reads the rest;
- * - inline images, audio and resource blobs beyond `maxMediaBytes` (in order) become text
- *   placeholders with media type, dimensions and size; base64 is never cut;
- * - `structuredContent` is shortened to the same token budget and must pass
- *   `validateStructuredContent`, else it is dropped (and a pageable text form is added when the
- *   content has no text).
- * Blocks of unknown types pass through untouched. The input is never mutated.
+ * Keeps one `tools/call` result within its budgets (see `truncateContent`): its content blocks, and
+ * its `structuredContent`, which must stay valid against the tool's `outputSchema`.
  */
 export function truncateCallToolResult(
   result: CallToolResult,
-  {
-    budget,
-    store,
-    readToolName = 'spillway_read_result',
-    validateStructuredContent,
-  }: TruncateCallToolResultOptions,
+  options: TruncateCallToolResultOptions,
 ): TruncateCallToolResultResult {
-  const changes: string[] = [];
-  // The texts of this result kept for paging: a later one must not evict an earlier one (its marker
-  // already points at it), e.g. server-filesystem's 50 MB file as text and again as structuredContent.
-  const pageable = store === undefined ? undefined : new PagingTarget(store, budget.maxResultTokens);
   const source: readonly ContentBlock[] = Array.isArray(result.content) ? result.content : [];
-  let content: ContentBlock[] | undefined;
-  const replace = (index: number, block: ContentBlock) => {
-    content ??= [...source];
-    content[index] = block;
-  };
-
-  // Media: kept in order while they fit the byte budget. Placeholders take from the token budget.
-  let reservedTokens = 0;
-  if (budget.mediaPolicy === 'placeholder') {
-    let mediaBytes = 0;
-    source.forEach((block, index) => {
-      const media = describeMedia(block);
-      if (media === undefined) return;
-      const bytes = base64ByteLength(media.data);
-      if (mediaBytes + bytes <= budget.maxMediaBytes) {
-        mediaBytes += bytes;
-        return;
-      }
-      const text = mediaPlaceholder(media, { maxMediaBytes: budget.maxMediaBytes });
-      replace(index, { type: 'text', text });
-      reservedTokens += countTextTokens(text);
-      changes.push(`content[${index}]: ${text}`);
-    });
-  }
-
-  // Structured content: its own copy of the budget, and it must stay valid. Shortened first, so that
-  // the text block saying so is taken from the content's budget; stored for paging after the texts.
-  let structuredContent = result.structuredContent;
-  let structuredContentDropped = false;
-  const shrunk = isPlainObject(structuredContent)
-    ? shrinkStructuredContent(structuredContent, {
-        maxTokens: budget.maxResultTokens,
-        headRatio: budget.headRatio,
-        accept: (value) => validateStructuredContent?.(value) ?? true,
-      })
-    : undefined;
-  const structuredNote = (id: string | undefined) =>
-    shrunk === undefined
-      ? ''
-      : `spillway-mcp shortened this structured content (~${shrunk.tokenCount} tokens) to fit ~${budget.maxResultTokens}: ` +
-        `${shrunk.notes.join('; ')}.` +
-        (id === undefined ? '' : ` Full JSON: call ${readToolName} with {"id":"${id}","offset":0}.`);
-  if (shrunk?.value !== undefined && shrunk.value !== structuredContent) {
-    // Counted without its id (random hex, not known yet), which adds one token per character at most.
-    reservedTokens +=
-      countTextTokens(`[${structuredNote(pageable === undefined ? undefined : '')}]`) +
-      (pageable === undefined ? 0 : NOTE_ID_TOKENS);
-  }
-
-  // Text: one shared token budget, less what placeholders and the note take.
-  const slots: TextSlot[] = [];
-  source.forEach((block, index) => {
-    const text = textOf(block);
-    if (text !== undefined && (content === undefined || content[index] === block)) {
-      slots.push({ index, text, tokenCount: countTextTokens(text) });
-    }
+  const { blocks, appended, structuredContent, structuredContentDropped, changes } = truncateContent(source, {
+    ...options,
+    structuredContent: result.structuredContent,
   });
-  const textBudget = Math.max(0, budget.maxResultTokens - reservedTokens);
-  // A cut block costs at least its marker: with too many blocks to cut, the first ones share the
-  // budget and the rest are folded into one block that says how to read them (paging).
-  const kept = keptSlotCount(slots, textBudget);
-  const allowances = shareBudget(
-    slots.slice(0, kept).map((slot) => slot.tokenCount),
-    kept === slots.length ? textBudget : Math.max(0, textBudget - MIN_CUT_TOKENS),
-  );
-  slots.slice(0, kept).forEach((slot, position) => {
-    const allowance = allowances[position] ?? slot.tokenCount;
-    if (allowance >= slot.tokenCount) return;
-    const { text, cut } = cutText(slot.text, slot.tokenCount, allowance, budget, pageable, readToolName);
-    if (cut === undefined) return;
-    replace(slot.index, withText(source[slot.index] as ContentBlock, text));
-    changes.push(
-      `content[${slot.index}]: kept ${cut.headEnd + cut.total - cut.tailStart} of ${cut.total} characters`,
-    );
-  });
-  const removed = new Set<number>();
-  const folded = slots.slice(kept);
-  const [firstFolded] = folded;
-  if (firstFolded !== undefined) {
-    const joined = folded
-      .map((slot) => {
-        const block = source[slot.index] as ContentBlock;
-        return block.type === 'resource' ? `[resource: ${block.resource.uri}]\n${slot.text}` : slot.text;
-      })
-      .join('\n\n');
-    const tokenCount = folded.reduce((sum, slot) => sum + slot.tokenCount, 0);
-    const id = pageable?.put(joined, tokenCount);
-    const paging =
-      id === undefined
-        ? ''
-        : ` To read them (joined by blank lines), call the tool ${readToolName} with {"id":"${id}","offset":0}.`;
-    const text = `[spillway-mcp: ${folded.length} more text blocks (${joined.length} characters, ~${tokenCount} tokens) not shown, to keep this result within its budget.${paging}]`;
-    replace(firstFolded.index, { type: 'text', text });
-    for (const slot of folded.slice(1)) removed.add(slot.index);
-    changes.push(`content[${firstFolded.index}…]: folded ${folded.length} text blocks into one note`);
-  }
-
-  if (shrunk !== undefined && shrunk.value === undefined) {
-    structuredContent = undefined;
-    structuredContentDropped = true;
-    changes.push(
-      `structuredContent: dropped (~${shrunk.tokenCount} tokens; no shortened form fit and stayed valid)`,
-    );
-    if (!source.some((block) => textOf(block) !== undefined)) {
-      const { text } = cutText(shrunk.json, shrunk.tokenCount, textBudget, budget, pageable, readToolName);
-      content ??= [...source];
-      content.push({ type: 'text', text });
-    }
-  } else if (shrunk?.value !== undefined && shrunk.value !== structuredContent) {
-    const id = pageable?.put(shrunk.json, shrunk.tokenCount);
-    const note = structuredNote(id);
-    const withNote = { ...shrunk.value, [STRUCTURED_NOTE_KEY]: note };
-    const noteAllowed =
-      !(STRUCTURED_NOTE_KEY in shrunk.value) &&
-      countTextTokens(JSON.stringify(withNote)) <= budget.maxResultTokens &&
-      (validateStructuredContent?.(withNote) ?? true);
-    structuredContent = noteAllowed ? withNote : shrunk.value;
-    content ??= [...source];
-    content.push({ type: 'text', text: `[${note}]` });
-    changes.push(`structuredContent: ${shrunk.notes.join('; ')}`);
-  }
-
-  if (content === undefined && structuredContent === result.structuredContent) {
+  if (blocks === source && appended.length === 0 && structuredContent === result.structuredContent) {
     return { result, structuredContentDropped, changes };
   }
-  const blocks = content ?? [...source];
   const output: CallToolResult = {
     ...result,
-    content: removed.size === 0 ? blocks : blocks.filter((_, index) => !removed.has(index)),
+    content: [...blocks.filter((block) => block !== undefined), ...appended],
   };
   if (structuredContent === undefined) delete output.structuredContent;
-  else output.structuredContent = structuredContent;
+  else output.structuredContent = structuredContent as Record<string, unknown>;
   return { result: output, structuredContentDropped, changes };
-}
-
-function cutText(
-  text: string,
-  tokenCount: number,
-  maxTokens: number,
-  budget: ToolBudget,
-  pageable: PagingTarget | undefined,
-  readToolName: string,
-): { text: string; cut: TextCut | undefined } {
-  const id = pageable?.put(text, tokenCount);
-  const marker = (cut: TextCut) => {
-    const removed = cut.tailStart - cut.headEnd;
-    const paging =
-      id === undefined
-        ? ''
-        : ` To read the cut part, call the tool ${readToolName} with {"id":"${id}","offset":${cut.headEnd}}.`;
-    return (
-      `\n\n[spillway-mcp: cut ${removed} of ${cut.total} characters (~${cut.tokenCount} tokens in all) from this result; ` +
-      `showing the first ${cut.headEnd} and the last ${cut.total - cut.tailStart}.${paging}]\n\n`
-    );
-  };
-  return fitText(text, { maxTokens, headRatio: budget.headRatio, marker, tokenCount });
-}
-
-/**
- * Fewest tokens a cut text block may get: its marker takes ~70 of them. Also what is set aside for
- * the note standing for the blocks folded away when there are too many to cut each.
- */
-const MIN_CUT_TOKENS = 100;
-
-/**
- * How many of the text slots, from the first, can share `budget` (less the folded blocks' note when
- * not all of them) so that each is either whole or gets at least `MIN_CUT_TOKENS`.
- */
-function keptSlotCount(slots: readonly TextSlot[], budget: number): number {
-  const feasible = (count: number) => {
-    const tokenCounts = slots.slice(0, count).map((slot) => slot.tokenCount);
-    const allowances = shareBudget(
-      tokenCounts,
-      count === slots.length ? budget : Math.max(0, budget - MIN_CUT_TOKENS),
-    );
-    return tokenCounts.every(
-      (tokenCount, index) => (allowances[index] ?? 0) >= Math.min(tokenCount, MIN_CUT_TOKENS),
-    );
-  };
-  if (feasible(slots.length)) return slots.length;
-  // Fewer slots never get less each (max-min fairness), so the largest feasible count is found by halving.
-  let low = 0;
-  let high = slots.length - 1;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (feasible(middle)) low = middle;
-    else high = middle - 1;
-  }
-  return low;
-}
-
-/** Tokens set aside for the paging id in the structured-content note (12 hex digits and quotes). */
-const NOTE_ID_TOKENS = 14;
-
-/** Puts the texts of one result into the store, none evicting another, each paged at the tool's budget. */
-class PagingTarget {
-  private readonly ids: string[] = [];
-  private readonly store: ResultStore;
-  private readonly pageTokens: number;
-
-  constructor(store: ResultStore, pageTokens: number) {
-    this.store = store;
-    this.pageTokens = pageTokens;
-  }
-
-  put(text: string, tokenCount: number): string | undefined {
-    const id = this.store.put(text, text.length / Math.max(1, tokenCount), {
-      pageTokens: Number.isFinite(this.pageTokens) ? this.pageTokens : undefined,
-      keep: this.ids,
-    });
-    if (id !== undefined) this.ids.push(id);
-    return id;
-  }
-}
-
-function textOf(block: ContentBlock): string | undefined {
-  if (block.type === 'text' && typeof block.text === 'string') return block.text;
-  if (block.type === 'resource' && typeof (block.resource as { text?: unknown }).text === 'string') {
-    return (block.resource as { text: string }).text;
-  }
-  return undefined;
-}
-
-function withText(block: ContentBlock, text: string): ContentBlock {
-  if (block.type === 'resource') return { ...block, resource: { ...block.resource, text } } as ContentBlock;
-  return { ...block, text } as ContentBlock;
-}
-
-function describeMedia(block: ContentBlock) {
-  if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string') {
-    return { kind: block.type, data: block.data, mediaType: block.mimeType };
-  }
-  if (block.type === 'resource') {
-    const resource = block.resource as { blob?: unknown; uri?: string; mimeType?: string };
-    if (typeof resource.blob === 'string') {
-      return {
-        kind: 'resource' as const,
-        data: resource.blob,
-        mediaType: resource.mimeType,
-        uri: resource.uri,
-      };
-    }
-  }
-  return undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -42,6 +42,26 @@ describe('the spillway-mcp command line', () => {
     expect(run.stderr()).toMatch(/no upstream server/);
   });
 
+  it('exits 2 with one line on stderr for every usage error', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--bogus', '--', 'node', 'server.js'], /unknown option '--bogus'/],
+      [['--max-tokens', 'lots', '--', 'node', 'server.js'], /--max-tokens/],
+      [['--listen'], /--listen/],
+      [['--config', '/nonexistent/config.json'], /config/],
+    ];
+    await Promise.all(
+      cases.map(async ([args, message]) => {
+        const run = spawnTracked(process.execPath, cliArguments(args));
+        expect((await run.exited).code, args.join(' ')).toBe(2);
+        expect(run.stdout(), args.join(' ')).toBe('');
+        const lines = run.stderr().trimEnd().split('\n');
+        expect(lines, args.join(' ')).toHaveLength(1);
+        expect(lines[0]).toMatch(/^spillway-mcp: /);
+        expect(lines[0]).toMatch(message);
+      }),
+    );
+  });
+
   it('exits 2 on a bad option value', async () => {
     const run = spawnTracked(
       process.execPath,

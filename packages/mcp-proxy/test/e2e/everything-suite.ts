@@ -85,7 +85,7 @@ export function describeEverything(
       expect(names).toContain('trigger-sampling-request');
       expect(names).toContain('trigger-elicitation-request');
       expect(names).toContain('get-roots-list');
-      expect(names.at(-1)).toBe('spillway_read_result');
+      expect(names.at(-1)).toBe('spillway_recall');
     });
 
     it('calls plain tools and passes small images through untouched', async () => {

@@ -127,7 +127,7 @@ describe('spillway-mcp when things go wrong', () => {
       'progress',
       'ask-then-cancel',
       'strict',
-      'spillway_read_result',
+      'spillway_recall',
     ]);
     expect(second.nextCursor).toBeUndefined();
   });

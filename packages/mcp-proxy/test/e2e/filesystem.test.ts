@@ -19,13 +19,13 @@ function makeText(lines: number): string {
   return `${parts.join('\n')}\nTHE END\n`;
 }
 
-/** Reads every page of a cut result through the proxy's paging tool and joins them. */
-async function readAllPages(client: Client, id: string): Promise<string> {
+/** Reads every page of a cut result through spillway_recall and joins them. */
+async function readAllPages(client: Client, ref: string): Promise<string> {
   let offset = 0;
   let text = '';
   for (let page = 0; page < 10_000; page++) {
-    const result = await client.callTool({ name: 'spillway_read_result', arguments: { id, offset } });
-    const [body, where] = result.content as TextBlock[];
+    const result = await client.callTool({ name: 'spillway_recall', arguments: { ref, offset } });
+    const [, body, where] = result.content as TextBlock[];
     text += body?.text ?? '';
     const next = /"offset":(\d+)\}\]$/.exec(where?.text ?? '');
     if (next === null) return text;
@@ -77,7 +77,7 @@ describe('server-filesystem through spillway-mcp', () => {
     expect(text.startsWith('line 0000000: emoji 🦀 lorem')).toBe(true);
     expect(text.endsWith('THE END\n')).toBe(true);
     const marker =
-      /\[spillway-mcp: cut (\d+) of (\d+) characters .*?\{"id":"(r[0-9a-f]+)","offset":(\d+)\}\.\]/.exec(
+      /\[spillway-mcp: cut (\d+) of (\d+) characters .*?spillway_recall with \{"ref":"([A-Za-z0-9_-]{22})","offset":(\d+)\}; add "search"/.exec(
         text,
       );
     expect(marker).not.toBeNull();
@@ -118,17 +118,26 @@ describe('server-filesystem through spillway-mcp', () => {
     expect(text).toContain(`of ${big.length} characters`);
     // The file comes back twice (content and structuredContent): both copies do not fit the paging
     // store, and the structured one must not evict the text the marker points at.
-    const [, id, offset] = /\{"id":"(r[0-9a-f]+)","offset":(\d+)\}/.exec(text) as unknown as [
+    const [, id, offset] = /\{"ref":"([A-Za-z0-9_-]{22})","offset":(\d+)\}/.exec(text) as unknown as [
       string,
       string,
       string,
     ];
     const page = await client.callTool({
-      name: 'spillway_read_result',
-      arguments: { id, offset: Number(offset), length: 2000 },
+      name: 'spillway_recall',
+      arguments: { ref: id, offset: Number(offset), length: 2000 },
     });
     expect(page.isError).toBeFalsy();
-    expect((page.content as TextBlock[])[0]?.text).toBe(big.slice(Number(offset), Number(offset) + 2000));
+    expect((page.content as TextBlock[])[1]?.text).toBe(big.slice(Number(offset), Number(offset) + 2000));
+    // Search finds the last line of the 50 MB text at once, with the offset to read it from.
+    const found = await client.callTool({
+      name: 'spillway_recall',
+      arguments: { ref: id, search: 'last line of fifty' },
+    });
+    const listing = (found.content as TextBlock[])[0]?.text ?? '';
+    expect(listing).toContain(
+      `{"ref":"${id}","offset":${big.indexOf('LAST LINE')}}: LAST LINE OF FIFTY MEGABYTES`,
+    );
     // The connection is still good.
     const small = await client.callTool({
       name: 'read_text_file',

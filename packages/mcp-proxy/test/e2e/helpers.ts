@@ -150,6 +150,23 @@ export function descendantsOf(pid: number): number[] {
   return found;
 }
 
+/**
+ * Process ids of the live upstream servers under `pid`: descendants whose command line names one of
+ * the servers the tests start (not tsx's esbuild service, which runs the proxy from source).
+ */
+export function upstreamChildren(
+  pid: number,
+  pattern = /fixture-server|server-everything|server-filesystem|server-memory|conformance-server/,
+): number[] {
+  return descendantsOf(pid).filter((child) => {
+    try {
+      return pattern.test(readFileSync(`/proc/${child}/cmdline`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Whether a process with this id is alive (and not a zombie). */
 export function isAlive(pid: number): boolean {
   try {
