@@ -7,4 +7,5 @@ export const projects = [
   'packages/langchain-memory',
   'packages/ai-sdk-middleware',
   'packages/mcp-proxy',
+  'packages/redis',
 ];

@@ -1,0 +1,147 @@
+import {
+  type CompactionStore,
+  conformanceState,
+  createCompactor,
+  storeConformanceCases,
+} from '@spillway/core';
+import { Redis } from 'ioredis';
+import { createClient } from 'redis';
+import { createClient as createClient4 } from 'redis4';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { RedisScriptClient } from './redis-client';
+import { RedisCompactionStore } from './redis-compaction-store';
+
+const url = inject('redisUrl');
+
+/** The other clients in the same shape as `@upstash/redis` (get, eval(script, keys, args), evalsha). */
+function scriptShape(client: Redis): RedisScriptClient {
+  return {
+    get: (key) => client.get(key),
+    eval: (script, keys, args) => client.eval(script, keys.length, ...keys, ...args),
+    evalsha: (sha1, keys, args) => client.evalsha(sha1, keys.length, ...keys, ...args),
+  };
+}
+
+const clients = {
+  ioredis: async () => {
+    const client = new Redis(url, { lazyConnect: true });
+    await client.connect();
+    return { client, close: () => client.quit().then(() => {}) };
+  },
+  'redis (node-redis 6)': async () => {
+    const client = createClient({ url });
+    await client.connect();
+    return { client, close: () => client.quit().then(() => {}) };
+  },
+  'redis@4 (node-redis 4)': async () => {
+    const client = createClient4({ url });
+    await client.connect();
+    return { client, close: () => client.quit().then(() => {}) };
+  },
+  'get/eval script shape (the @upstash/redis shape)': async () => {
+    const inner = new Redis(url, { lazyConnect: true });
+    await inner.connect();
+    return { client: scriptShape(inner), close: () => inner.quit().then(() => {}) };
+  },
+};
+
+describe.each(Object.entries(clients))('RedisCompactionStore with %s', (_name, connect) => {
+  let connection: Awaited<ReturnType<typeof connect>>;
+  let raw: Redis;
+  beforeAll(async () => {
+    connection = await connect();
+    raw = new Redis(url);
+  });
+  afterAll(async () => {
+    await connection.close();
+    await raw.quit();
+  });
+
+  const stateKey = (store: CompactionStore, id: string) => (store as RedisCompactionStore).keys(id)[0];
+  const cases = storeConformanceCases({
+    createStore: () => new RedisCompactionStore({ client: connection.client, keyPrefix: 'conformance:' }),
+    writeRawValue: async (store, id, value) => {
+      await raw.set(stateKey(store, id), value);
+    },
+    readRawValue: async (store, id) => (await raw.get(stateKey(store, id))) ?? undefined,
+  });
+  for (const testCase of cases) {
+    it(`${testCase.capability}: ${testCase.name}`, async (context) => {
+      if ((await testCase.run()) === 'skipped') context.skip();
+    });
+  }
+
+  it('keeps the envelope with its schema under the prefixed key, with the TTL', async () => {
+    const store = new RedisCompactionStore({ client: connection.client, keyPrefix: 'ttl:', ttlSeconds: 60 });
+    const id = `ttl-${Math.random()}`;
+    await store.set(id, conformanceState(4));
+    const [key] = store.keys(id);
+    expect(key).toBe(`ttl:{${id}}`);
+    expect(JSON.parse((await raw.get(key))!)).toEqual({
+      spillway: 1,
+      revision: 1,
+      state: conformanceState(4),
+    });
+    const ttl = await raw.pttl(key);
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    const forever = new RedisCompactionStore({ client: connection.client, keyPrefix: 'ttl:', ttlSeconds: 0 });
+    await forever.set(id, conformanceState(5));
+    expect(await raw.pttl(key)).toBe(-1);
+    await store.delete(id);
+    expect(await raw.exists(key, `${key}:lease`, `${key}:fence`)).toBe(0);
+  });
+});
+
+describe('RedisCompactionStore', () => {
+  it('loads its scripts again after SCRIPT FLUSH', async () => {
+    const client = new Redis(url);
+    const store = new RedisCompactionStore({ client, keyPrefix: 'flush:' });
+    await store.set('a', conformanceState(1));
+    await client.script('FLUSH');
+    const write = await store.compareAndSet('a', conformanceState(2), { expectedRevision: 1 });
+    expect(write).toEqual({ ok: true, revision: 2 });
+    await store.delete('a');
+    await client.quit();
+  });
+
+  it('a compactor on it applies one summary from another compactor on another connection', async () => {
+    const one = new Redis(url);
+    const two = createClient({ url });
+    await two.connect();
+    const messages = Array.from({ length: 24 }, (_, index) => ({
+      role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content: `Message ${index}: ${'words '.repeat(150)}`,
+    }));
+    const contextWindow = Math.floor(createCompactor().estimator.countMessages(messages) / 0.9);
+    const id = `apply-${Math.random()}`;
+    const summarizer = () => 'The user and assistant talked about words.';
+    const first = createCompactor({
+      store: new RedisCompactionStore({ client: one }),
+      summarizer,
+      contextWindow,
+    });
+    const second = createCompactor({
+      store: new RedisCompactionStore({ client: two }),
+      summarizer,
+      contextWindow,
+    });
+    const made = await first.prepare(messages, { conversationId: id });
+    expect(made.stateChanged).toBe(true);
+    const applied = await second.prepare([...messages, { role: 'user', content: 'next' }], {
+      conversationId: id,
+    });
+    expect(applied.actions).toContain('apply-summary');
+    expect(applied.state).toEqual(made.state);
+    await new RedisCompactionStore({ client: one }).delete(id);
+    await one.quit();
+    await two.quit();
+  });
+
+  it('rejects bad options', () => {
+    expect(() => new RedisCompactionStore({ client: {} as never })).toThrow(/client/);
+    const client = { get: async () => null, eval: async () => null };
+    expect(() => new RedisCompactionStore({ client, ttlSeconds: -1 })).toThrow(/ttlSeconds/);
+    expect(() => new RedisCompactionStore({ client, keyPrefix: 3 as never })).toThrow(/keyPrefix/);
+  });
+});
