@@ -21,6 +21,7 @@ import {
 } from './compaction-options';
 import { deriveConversationId } from './conversation-id';
 import { dropOldest } from './drop-oldest';
+import { recognizeMessages } from './recognize-messages';
 import { summarizeOlder } from './summarize-older';
 
 /** Per-request options of {@link compactMessages}. */
@@ -140,6 +141,7 @@ export async function runCompaction(
     contextWindow = options.contextWindow,
   }: CompactRequestOptions & { contextWindow?: number },
 ): Promise<CompactMessagesResult> {
+  recognizeMessages(messages, { conversationId });
   const { estimator, model, thresholds, onEvent } = options;
   const rawCount = (list: readonly Message[]) => estimator.countMessages(list) + overheadTokens;
   const countTokens = (list: readonly Message[]) => estimator.calibrated(rawCount(list), model);

@@ -18,6 +18,7 @@ import { deriveConversationId } from './conversation-id';
 import { createDistributedFlight, type LeaseOptions } from './distributed-flight';
 import { needsSummary } from './needs-summary';
 import { prepareWithStore } from './prepare-with-store';
+import { recognizeMessages } from './recognize-messages';
 import { summarizeOlder } from './summarize-older';
 
 /** Options of {@link createCompactor}. */
@@ -222,6 +223,7 @@ export function createCompactor({
       { conversationId, model, contextWindow, overheadTokens, overflowAttempt, abortSignal } = {},
     ) {
       const id = conversationId ?? deriveConversationId(messages);
+      recognizeMessages(messages, { conversationId: id });
       const window = windowFor(model ?? resolved.model, contextWindow);
       const effective = withModel(model);
       if (overflowAttempt !== undefined) {
@@ -293,6 +295,7 @@ export function createCompactor({
       }
       const window = windowFor(effectiveModel, contextWindow);
       const id = conversationId ?? deriveConversationId(messages);
+      recognizeMessages(messages, { conversationId: id });
       if (window === undefined || flights.has(id) || cooldowns.has(id)) return Promise.resolve();
       const effective = withModel(model);
       return track(id, 'background', async () => {
@@ -357,6 +360,7 @@ export function createCompactor({
 
     async compact(messages, { conversationId, model, contextWindow, abortSignal } = {}) {
       const id = conversationId ?? deriveConversationId(messages);
+      recognizeMessages(messages, { conversationId: id });
       const running = flights.get(id);
       if (running) {
         await running.promise.catch(() => {});

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../message/message';
 import { hashMessage, hashMessages } from './hash-messages';
@@ -48,6 +49,36 @@ describe('hashMessages', () => {
     });
     expect(hashMessage(image(3))).toBe(hashMessage(image(3)));
     expect(hashMessage(image(3))).not.toBe(hashMessage(image(4)));
+  });
+
+  it('keeps values of different types apart', () => {
+    const withInput = (input: unknown): Message => ({
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: '1', toolName: 't', input }],
+    });
+    const inputs = [1, '1', true, 'true', null, 'null', [], {}, [1], { 0: 1 }, [[]], [{}], '', [''], 0];
+    const hashes = new Set(inputs.map((input) => hashMessage(withInput(input))));
+    expect(hashes.size).toBe(inputs.length);
+    // As JSON and === see numbers: -0 is 0.
+    expect(hashMessage(withInput(-0))).toBe(hashMessage(withInput(0)));
+  });
+
+  it('never collides for two texts that differ in one place', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 300 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 0xffff }),
+        (text, at, delta) => {
+          const index = at % text.length;
+          const code = (text.charCodeAt(index) + delta) % 0x10000;
+          const other = text.slice(0, index) + String.fromCharCode(code) + text.slice(index + 1);
+          expect(hashMessage({ role: 'user', content: other })).not.toBe(
+            hashMessage({ role: 'user', content: text }),
+          );
+        },
+      ),
+    );
   });
 
   it('returns 16 hex digits', () => {

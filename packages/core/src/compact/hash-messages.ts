@@ -1,132 +1,242 @@
-import { LRUCache } from 'lru-cache';
+import { contentKey } from '../message/content-key';
 import type { Message } from '../message/message';
 
 /**
  * Content hashes of messages, for checking that a stored summary still covers the same prefix.
- * Deterministic across processes (so a shared store works), independent of object key order (a
- * database may reorder JSON keys), and memoised per message object.
+ * Deterministic across processes and platforms (so a shared store works), independent of object
+ * key order (a database may reorder JSON keys), and memoised per message object (and, through
+ * `contentKey`, per content: a request rebuilt from JSON reuses the hashes of the messages it
+ * repeats).
+ *
+ * The hash is 64 bits in two 32-bit lanes, each a multiply-rotate stream over 32-bit words (two
+ * UTF-16 code units per word), finished with MurmurHash3's 64-bit mix. Every step is a bijection
+ * of the lane state, so two inputs of the same shape that differ in a single word never collide.
+ * Not cryptographic: it guards against accidents (an edited or branched history), not attackers
+ * who can write into the conversation and the store.
  */
-const memo = new WeakMap<object, string>();
+interface Digest {
+  readonly high: number;
+  readonly low: number;
+}
 
-/** Hash of one message's role and content. */
+const memo = new WeakMap<object, Digest>();
+
+/** Hash of one message's role and content (16 hex digits). */
 export function hashMessage(message: Message): string {
-  const cached = memo.get(message);
-  if (cached !== undefined) return cached;
-  const hasher = new StreamingHash();
-  hasher.update(message.role);
-  feed(hasher, message.content, 0);
-  const hash = hasher.digest();
-  memo.set(message, hash);
-  return hash;
+  return hex(digestMessage(message));
 }
 
-/** Hash of a list of messages: their count and each message's hash, in order. */
+/** Hash of a list of messages: their count and each message's hash, in order (16 hex digits). */
 export function hashMessages(messages: readonly Message[]): string {
-  const hasher = new StreamingHash();
-  hasher.update(String(messages.length));
-  for (const message of messages) hasher.update(hashMessage(message));
-  return hasher.digest();
+  const hasher = new Hasher();
+  hasher.word(Tag.List);
+  hasher.word(messages.length);
+  for (const message of messages) {
+    const digest = digestMessage(message);
+    hasher.word(digest.high);
+    hasher.word(digest.low);
+  }
+  return hex(hasher.digest());
 }
 
-const MAX_DEPTH = 32;
-/** Strings this long are hashed once and fed to the message hash as their digest. */
-const DIGESTED_STRING_MIN_CHARS = 256;
-/**
- * Digests of long strings by content, so that a request carrying the same tool results in new
- * objects does not hash them again (bounded: 4 M characters of keys).
- */
-const stringDigests = new LRUCache<string, string>({
-  maxSize: 4_000_000,
-  sizeCalculation: (_digest, text) => text.length,
-});
-
-function digestOf(text: string): string {
-  const known = stringDigests.get(text);
+function digestMessage(message: Message): Digest {
+  // A new object with exactly the content of one hashed before shares its key (see
+  // `recognizeMessages`).
+  const key = contentKey(message);
+  const known = memo.get(key);
   if (known !== undefined) return known;
-  const hasher = new StreamingHash();
-  hasher.update(text);
+  const hasher = new Hasher();
+  hasher.word(Tag.Message);
+  if (typeof message === 'object' && message !== null) {
+    feed(hasher, message.role, 0);
+    feed(hasher, message.content, 0);
+  }
   const digest = hasher.digest();
-  if (text.length <= 4_000_000) stringDigests.set(text, digest);
+  if (typeof key === 'object' && key !== null) memo.set(key, digest);
   return digest;
 }
 
-function feed(hasher: StreamingHash, value: unknown, depth: number): void {
+/** Values deeper than this are not hashed. */
+const MAX_DEPTH = 32;
+
+/** Type tags: keep values of different types apart ("1" vs 1, [] vs {}). */
+const Tag = {
+  List: 0x4c495354,
+  Message: 0x4d455347,
+  Null: 1,
+  Undefined: 2,
+  String: 3,
+  Number: 4,
+  True: 5,
+  False: 6,
+  BigInt: 7,
+  Bytes: 8,
+  Url: 9,
+  Date: 10,
+  Array: 11,
+  Object: 12,
+} as const;
+
+const float = new Float64Array(1);
+const floatWords = new Int32Array(float.buffer);
+
+function feed(hasher: Hasher, value: unknown, depth: number): void {
   if (depth > MAX_DEPTH) return;
-  if (value === null || value === undefined) {
-    hasher.update(value === null ? '\u0000n' : '\u0000u');
-  } else if (typeof value === 'string') {
-    if (value.length >= DIGESTED_STRING_MIN_CHARS) {
-      hasher.update('\u0000S');
-      hasher.update(digestOf(value));
-    } else {
-      hasher.update('\u0000s');
-      hasher.update(value);
-    }
-  } else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    hasher.update(`\u0000${typeof value}${String(value)}`);
-  } else if (value instanceof Uint8Array) {
-    hasher.update(`\u0000b${value.length}`);
-    hasher.updateBytes(value);
-  } else if (value instanceof ArrayBuffer) {
-    hasher.update(`\u0000b${value.byteLength}`);
-    hasher.updateBytes(new Uint8Array(value));
-  } else if (value instanceof URL) {
-    hasher.update(`\u0000l${value.href}`);
-  } else if (value instanceof Date) {
-    hasher.update(`\u0000d${value.toISOString()}`);
+  switch (typeof value) {
+    case 'string':
+      hasher.word(Tag.String);
+      hasher.string(value);
+      return;
+    case 'number':
+      hasher.word(Tag.Number);
+      // -0 as 0 and every NaN alike, as JSON and `===` see them.
+      float[0] = value === 0 ? 0 : Number.isNaN(value) ? Number.NaN : value;
+      hasher.word(floatWords[0]!);
+      hasher.word(floatWords[1]!);
+      return;
+    case 'boolean':
+      hasher.word(value ? Tag.True : Tag.False);
+      return;
+    case 'bigint':
+      hasher.word(Tag.BigInt);
+      hasher.string(value.toString());
+      return;
+    case 'undefined':
+      hasher.word(Tag.Undefined);
+      return;
+    case 'object':
+      break;
+    default:
+      return;
+  }
+  if (value === null) {
+    hasher.word(Tag.Null);
   } else if (Array.isArray(value)) {
-    hasher.update(`\u0000a${value.length}`);
+    hasher.word(Tag.Array);
+    hasher.word(value.length);
     for (const item of value) feed(hasher, item, depth + 1);
-  } else if (typeof value === 'object') {
+  } else if (value instanceof Uint8Array) {
+    hasher.word(Tag.Bytes);
+    hasher.bytes(value);
+  } else if (value instanceof ArrayBuffer) {
+    hasher.word(Tag.Bytes);
+    hasher.bytes(new Uint8Array(value));
+  } else if (value instanceof URL) {
+    hasher.word(Tag.Url);
+    hasher.string(value.href);
+  } else if (value instanceof Date) {
+    hasher.word(Tag.Date);
+    feed(hasher, value.getTime(), depth + 1);
+  } else {
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined && typeof record[key] !== 'function')
-      .sort();
-    hasher.update(`\u0000o${keys.length}`);
+    const keys: string[] = [];
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (item !== undefined && typeof item !== 'function') keys.push(key);
+    }
+    // Sorted, so that key order (which a database may change) does not matter.
+    keys.sort();
+    hasher.word(Tag.Object);
+    hasher.word(keys.length);
     for (const key of keys) {
-      hasher.update(key);
+      hasher.string(key);
       feed(hasher, record[key], depth + 1);
     }
   }
 }
 
-/** A 64-bit streaming hash (two 32-bit lanes, cyrb53-style mixing). Not cryptographic. */
-class StreamingHash {
-  #h1 = 0xdeadbeef;
-  #h2 = 0x41c6ce57;
+const MULTIPLIER_HIGH = 0x9e3779b1;
+const MULTIPLIER_LOW = 0x85ebca77;
 
-  update(text: string): void {
-    let h1 = this.#h1;
-    let h2 = this.#h2;
-    for (let index = 0; index < text.length; index++) {
-      const code = text.charCodeAt(index);
-      h1 = Math.imul(h1 ^ code, 2654435761);
-      h2 = Math.imul(h2 ^ code, 1597334677);
+/** The two-lane streaming hash. */
+class Hasher {
+  #high = 0x243f6a88;
+  #low = 0x85a308d3;
+
+  /** Feeds one 32-bit word. */
+  word(value: number): void {
+    const high = Math.imul(this.#high ^ value, MULTIPLIER_HIGH);
+    const low = Math.imul(this.#low ^ value, MULTIPLIER_LOW);
+    this.#high = (high << 15) | (high >>> 17);
+    this.#low = (low << 13) | (low >>> 19);
+  }
+
+  /** Feeds a string: its length, then its UTF-16 code units two per word. */
+  string(text: string): void {
+    const length = text.length;
+    let high = Math.imul(this.#high ^ length, MULTIPLIER_HIGH);
+    let low = Math.imul(this.#low ^ length, MULTIPLIER_LOW);
+    high = (high << 15) | (high >>> 17);
+    low = (low << 13) | (low >>> 19);
+    const pairs = length - (length & 1);
+    for (let index = 0; index < pairs; index += 2) {
+      const value = text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16);
+      high = Math.imul(high ^ value, MULTIPLIER_HIGH);
+      low = Math.imul(low ^ value, MULTIPLIER_LOW);
+      high = (high << 15) | (high >>> 17);
+      low = (low << 13) | (low >>> 19);
     }
-    // Separate consecutive strings so ("ab", "c") and ("a", "bc") differ.
-    h1 = Math.imul(h1 ^ text.length, 2246822507);
-    h2 = Math.imul(h2 ^ text.length, 3266489909);
-    this.#h1 = h1;
-    this.#h2 = h2;
-  }
-
-  updateBytes(bytes: Uint8Array): void {
-    let h1 = this.#h1;
-    let h2 = this.#h2;
-    for (let index = 0; index < bytes.length; index++) {
-      const byte = bytes[index]!;
-      h1 = Math.imul(h1 ^ byte, 2654435761);
-      h2 = Math.imul(h2 ^ byte, 1597334677);
+    if (pairs < length) {
+      const value = text.charCodeAt(pairs);
+      high = Math.imul(high ^ value, MULTIPLIER_HIGH);
+      low = Math.imul(low ^ value, MULTIPLIER_LOW);
+      high = (high << 15) | (high >>> 17);
+      low = (low << 13) | (low >>> 19);
     }
-    this.#h1 = h1;
-    this.#h2 = h2;
+    this.#high = high;
+    this.#low = low;
   }
 
-  digest(): string {
-    let h1 = this.#h1;
-    let h2 = this.#h2;
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+  /** Feeds bytes: their length, then four per word (little-endian, on every platform). */
+  bytes(data: Uint8Array): void {
+    const length = data.length;
+    this.word(length);
+    let high = this.#high;
+    let low = this.#low;
+    const words = length - (length & 3);
+    for (let index = 0; index < words; index += 4) {
+      const value =
+        data[index]! | (data[index + 1]! << 8) | (data[index + 2]! << 16) | (data[index + 3]! << 24);
+      high = Math.imul(high ^ value, MULTIPLIER_HIGH);
+      low = Math.imul(low ^ value, MULTIPLIER_LOW);
+      high = (high << 15) | (high >>> 17);
+      low = (low << 13) | (low >>> 19);
+    }
+    for (let index = words; index < length; index++) {
+      high = Math.imul(high ^ data[index]!, MULTIPLIER_HIGH);
+      low = Math.imul(low ^ data[index]!, MULTIPLIER_LOW);
+      high = (high << 15) | (high >>> 17);
+      low = (low << 13) | (low >>> 19);
+    }
+    this.#high = high;
+    this.#low = low;
   }
+
+  /** The 64-bit result: MurmurHash3's finalization, mixing the lanes into each other. */
+  digest(): Digest {
+    let high = this.#high;
+    let low = this.#low;
+    high = (high + low) | 0;
+    low = (low + high) | 0;
+    high = mix(high);
+    low = mix(low);
+    high = (high + low) | 0;
+    low = (low + high) | 0;
+    return { high: high >>> 0, low: low >>> 0 };
+  }
+}
+
+/** MurmurHash3's 32-bit finalizer (a bijection that spreads every bit over the word). */
+function mix(value: number): number {
+  let hash = value;
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return hash;
+}
+
+function hex(digest: Digest): string {
+  return digest.high.toString(16).padStart(8, '0') + digest.low.toString(16).padStart(8, '0');
 }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { InvalidConfigError } from '../errors/invalid-config-error';
+import { contentKey } from '../message/content-key';
 import type { Message, MessagePart, OpaquePart, ToolResultPart } from '../message/message';
 import { estimateTextTokens } from './estimate-text-tokens';
 import type { Estimator } from './estimator';
@@ -147,8 +148,9 @@ function validate({
  * - a message: its parts + `messageOverheadTokens`.
  *
  * Re-counting a message object is a lookup (a `WeakMap` keyed by the message holds its raw count),
- * so counting a conversation that grew by one message costs one message. Replace a message rather
- * than mutating it: a mutated message keeps its old count.
+ * so counting a conversation that grew by one message costs one message. A new object that the
+ * compactor found to hold exactly the content of an earlier one (a request rebuilt from JSON) is a
+ * lookup too. Replace a message rather than mutating it: a mutated message keeps its old count.
  *
  * @throws {InvalidConfigError} when an option is invalid (e.g. calibration bounds reversed).
  */
@@ -247,18 +249,21 @@ export function createEstimator({
     }
   };
 
-  const messageCounts = new WeakMap<Message, number>();
+  const messageCounts = new WeakMap<object, number>();
 
   const countMessage = (message: Message): number => {
     if (typeof message !== 'object' || message === null) return 0;
-    const known = messageCounts.get(message);
+    // A new object with exactly the content of one counted before (a request rebuilt from JSON)
+    // shares its content key, and so its count.
+    const key = contentKey(message);
+    const known = messageCounts.get(key);
     if (known !== undefined) return known;
     let tokens = messageOverheadTokens;
     const { content } = message;
     if (typeof content === 'string') tokens += countText(content);
     else if (Array.isArray(content))
       for (const part of content as readonly MessagePart[]) tokens += countPart(part);
-    messageCounts.set(message, tokens);
+    messageCounts.set(key, tokens);
     return tokens;
   };
 

@@ -1,0 +1,112 @@
+import { LRUCache } from 'lru-cache';
+import { contentKey, setContentKey } from '../message/content-key';
+import type { Message } from '../message/message';
+import { sameContent } from '../message/same-content';
+
+/**
+ * Characters of recent conversations remembered, in all (least recently used forgotten first). A
+ * conversation longer than this is not remembered: its requests cost a full count and hash.
+ */
+export const RECOGNIZED_CONVERSATION_CHARS = 64_000_000;
+
+/** What is remembered of a conversation: its latest request. */
+interface Remembered {
+  messages: readonly Message[];
+  /** The content key of each message (shared with the equal messages of earlier requests). */
+  keys: object[];
+  /** Characters of each message (what it costs to remember). */
+  chars: number[];
+  total: number;
+}
+
+const forget = (entry: Remembered) => {
+  for (const message of entry.messages) setContentKey(message, undefined);
+};
+
+const conversations = new LRUCache<string, Remembered>({
+  maxSize: RECOGNIZED_CONVERSATION_CHARS,
+  sizeCalculation: (entry) => Math.max(1, entry.total),
+  // Replacing an entry is handled in `recognizeMessages` (the new request keeps some keys).
+  noDisposeOnSet: true,
+  dispose: forget,
+});
+
+/**
+ * A per-conversation memo of the latest request. A server deserializes every request into new
+ * objects, so per-object memos (token counts, content hashes) would miss on every message of every
+ * request. This compares each message with the one at the same position in the conversation's
+ * previous request (`sameContent`: exact, content against content, native string comparison, no
+ * hashing) and gives an equal one that message's content key (`contentKey`), under which its count
+ * and hash are memoised. A request costs one structural comparison per message instead of
+ * estimating and hashing all its text; new and changed messages get new keys and are counted and
+ * hashed as usual.
+ *
+ * Exactness does not depend on the conversation id: an id shared by two conversations (a derived
+ * id) only makes messages compare unequal, never lends a message another's count or hash.
+ *
+ * Like every per-object memo of the engine, this assumes messages are not mutated after a request
+ * (replace a message rather than editing it in place).
+ */
+export function recognizeMessages(
+  messages: readonly Message[],
+  { conversationId }: { conversationId: string },
+): void {
+  const previous = conversations.get(conversationId);
+  const keys: object[] = new Array(messages.length);
+  const chars: number[] = new Array(messages.length);
+  let total = 0;
+  let changed = previous === undefined || previous.messages.length !== messages.length;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    const earlier = previous?.messages[index];
+    if (earlier !== undefined && (earlier === message || sameContent(earlier, message))) {
+      keys[index] = previous!.keys[index]!;
+      chars[index] = previous!.chars[index]!;
+      if (earlier !== message) changed = true;
+    } else {
+      keys[index] = {};
+      chars[index] = contentChars(message, 0);
+      changed = true;
+    }
+    total += chars[index]!;
+  }
+  if (!changed) return;
+  // The previous request's objects lose their keys (they are no longer remembered), then this
+  // request's objects get theirs (in this order, so an object in both keeps its key).
+  if (previous !== undefined) {
+    for (let index = 0; index < previous.messages.length; index++) {
+      const earlier = previous.messages[index]!;
+      if (earlier !== messages[index]) setContentKey(earlier, undefined);
+    }
+  }
+  if (total > RECOGNIZED_CONVERSATION_CHARS) {
+    conversations.delete(conversationId);
+    return;
+  }
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (typeof message === 'object' && message !== null && contentKey(message) !== keys[index]) {
+      setContentKey(message, keys[index]);
+    }
+  }
+  conversations.set(conversationId, { messages: messages.slice(), keys, chars, total });
+}
+
+/** About how many characters a value holds (strings, bytes, and a little per object). */
+function contentChars(value: unknown, depth: number): number {
+  if (typeof value === 'string') return value.length;
+  if (typeof value !== 'object' || value === null || depth > 32) return 8;
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (value instanceof ArrayBuffer) return value.byteLength;
+  let chars = 16;
+  if (Array.isArray(value)) {
+    for (const item of value) chars += contentChars(item, depth + 1);
+    return chars;
+  }
+  for (const key in value) {
+    if (Object.hasOwn(value, key)) {
+      chars += key.length + contentChars((value as Record<string, unknown>)[key], depth + 1);
+    }
+  }
+  return chars;
+}
