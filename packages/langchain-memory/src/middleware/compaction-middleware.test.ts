@@ -23,6 +23,7 @@ import {
   createSummaryModel,
   fileContent,
   promptTokens,
+  rolesAlternate,
   toolPairsIntact,
   userMessage,
 } from '../../test/agent-session';
@@ -128,6 +129,14 @@ describe('compactionMiddleware in createAgent (60-turn session)', async () => {
     }
   });
 
+  test('every request has one system message, first, and alternating turns after it', () => {
+    for (const call of session.model.calls) {
+      expect(SystemMessage.isInstance(call.messages[0]!)).toBe(true);
+      expect(call.messages.filter((message) => SystemMessage.isInstance(message))).toHaveLength(1);
+      expect(rolesAlternate(call.messages.slice(1))).toBe(true);
+    }
+  });
+
   test('the summary survives a new invoke on the same thread, in a fresh middleware (new process)', async () => {
     const fresh = setup({}, session.checkpointer);
     await runTurns(fresh.agent, 'session', 60, 61);
@@ -152,7 +161,10 @@ test('a summarizer that always fails loses nothing: the requests still fit, the 
   for (const call of session.model.calls) {
     expect(promptTokens(call.messages)).toBeLessThan(WINDOW);
     expect(toolPairsIntact(call.messages.filter((message) => !SystemMessage.isInstance(message)))).toBe(true);
+    // The emergency note folds into the first user turn: roles still alternate.
+    expect(rolesAlternate(call.messages.slice(1))).toBe(true);
   }
+  expect(session.events.some((event) => event.type === 'emergency-truncation')).toBe(true);
   // No error text ever stands in for history (LangChain's summarizationMiddleware does that).
   const sent = session.model.calls.flatMap((call) => call.messages.map((message) => message.text));
   expect(sent.some((text) => text.includes('summarizer is down'))).toBe(false);
@@ -375,12 +387,83 @@ test('an inner middleware answering with a Command (not a message) passes throug
   expect(result.messages.map((message) => message.text)).toEqual(['hi', 'from a command']);
 });
 
-test('bad options throw InvalidConfigError naming the option', () => {
-  expect(() => compactionMiddleware({ trigger: { messages: 20 } as never })).toThrow(InvalidConfigError);
-  expect(() => compactionMiddleware({ trigger: { fraction: 2 } })).toThrow(/trigger\.fraction/);
-  expect(() => compactionMiddleware({ keep: { fraction: 0.5, tokens: 10 } })).toThrow(/keep/);
-  expect(() => compactionMiddleware({ maxOverflowRetries: -1 })).toThrow(/maxOverflowRetries/);
-  expect(() => compactionMiddleware({ model: {} as never })).toThrow(/model/);
+test('bad options throw InvalidConfigError naming the option and the accepted range', () => {
+  const cases: [CompactionMiddlewareOptions, RegExp][] = [
+    [{ contextWindow: -1 }, /"contextWindow": must be a whole number of tokens, 1 or more \(got -1\)/],
+    [{ contextWindow: Number.NaN }, /"contextWindow".*got NaN/],
+    [{ contextWindow: '16000' as never }, /"contextWindow".*got "16000"/],
+    [{ contextWindows: { 'my-model': -3 } }, /"contextWindows.my-model"/],
+    [{ trigger: { messages: 20 } as never }, /"trigger".*message counts are not a size/],
+    [{ trigger: { fraction: 2 } }, /"trigger.fraction": must be above 0 and at most 1/],
+    [{ keep: { fraction: 0.5, tokens: 10 } }, /"keep"/],
+    // Not "protectedRatio", which the user did not write.
+    [{ keep: { fraction: 0.9 } }, /"keep.fraction": must keep less than the compact trigger: below 0.85/],
+    [{ keep: { fraction: 0.5 }, trigger: { fraction: 0.4 } }, /"keep.fraction".*below 0.4/],
+    [{ maxOverflowRetries: -1 }, /"maxOverflowRetries".*whole number, 0 or more/],
+    [{ maxOverflowRetries: 1.5 }, /"maxOverflowRetries"/],
+    [{ model: {} as never }, /"model"/],
+    [{ summarizer: 'extractive' as never }, /"summarizer".*function/],
+    [{ tokenCounter: 3 as never }, /"tokenCounter"/],
+    [{ store: {} as never }, /"store".*CompactionStore/],
+    [{ thresholds: { background: 0.9, compact: 0.85 } }, /"thresholds"/],
+    [{ summaryPlacement: 'middle' as never }, /"summaryPlacement"/],
+  ];
+  for (const [options, message] of cases) {
+    expect(() => compactionMiddleware(options)).toThrow(InvalidConfigError);
+    expect(() => compactionMiddleware(options)).toThrow(message);
+  }
+});
+
+test('keep in tokens at or above the trigger is refused naming keep.tokens, once the window is known', async () => {
+  expect(() => compactionMiddleware({ contextWindow: 1000, keep: { tokens: 900 } })).toThrow(
+    /"keep.tokens": must keep less than the compact trigger: below 0.85 of the window \(850 tokens of 1000\)/,
+  );
+  // A window known only from the model's profile: refused at the first call.
+  const model = fakeModel().respond(new AIMessage('unused'));
+  Object.defineProperty(model, 'profile', { value: { maxInputTokens: 1000 } });
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [compactionMiddleware({ keep: { tokens: 900 } })],
+  });
+  const error = await agent.invoke({ messages: [new HumanMessage('hi')] }).catch((caught: unknown) => caught);
+  const cause = InvalidConfigError.isInstance(error) ? error : (error as Error).cause;
+  expect(InvalidConfigError.isInstance(cause)).toBe(true);
+  expect(cause).toMatchObject({ option: 'keep.tokens', value: 900 });
+  expect(model.callCount).toBe(0);
+});
+
+test('compact() compacts a thread now; the next call applies the summary and checkpoints it', async () => {
+  const middleware = compactionMiddleware({ summarizer: extractiveSummarizer, contextWindow: WINDOW });
+  const model = createScriptedAgentModel({ contextWindow: WINDOW });
+  const agent = createAgent({
+    model,
+    tools: [createReadFileTool(SEED, { minChars: 500, maxChars: 1500 })],
+    systemPrompt: SYSTEM_PROMPT,
+    middleware: [middleware],
+    checkpointer: new MemorySaver(),
+  });
+  await runTurns(agent, 'manual', 0, 6);
+  const before = await readState(agent, 'manual');
+  expect(before.values[COMPACTION_STATE_KEY]).toBeUndefined();
+  // Measured against a smaller window than the model's, so that part of the thread is "older".
+  const compacted = await middleware.compact({
+    messages: before.values.messages,
+    threadId: 'manual',
+    contextWindow: 4000,
+  });
+  expect(compacted.compacted).toBe(true);
+  expect(compacted.coveredCount).toBeGreaterThan(0);
+  expect(compacted.newlyCoveredCount).toBe(compacted.coveredCount);
+  expect(compacted.tokensAfter).toBeLessThan(compacted.tokensBefore);
+  expect(compacted.messages[0]!.text).toContain('Summary of the earlier conversation');
+  // The thread's messages are untouched; the next turn applies the summary and checkpoints it.
+  expect((await readState(agent, 'manual')).values.messages).toHaveLength(24);
+  await runTurns(agent, 'manual', 6, 7);
+  expect(model.calls.at(-2)!.messages[0]!.text).toContain('Summary of the earlier conversation');
+  const after = await readState(agent, 'manual');
+  expect(after.values.messages).toHaveLength(28);
+  expect(after.values[COMPACTION_STATE_KEY]?.coveredCount).toBe(compacted.coveredCount);
 });
 
 test("without model or summarizer, the agent's own model writes the summary, out of the run's callbacks", async () => {

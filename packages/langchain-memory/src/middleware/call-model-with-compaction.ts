@@ -1,0 +1,118 @@
+import { AIMessage, type BaseMessage, isBaseMessage, type SystemMessage } from '@langchain/core/messages';
+import {
+  type CompactionState,
+  type Compactor,
+  ContextOverflowError,
+  isContextOverflowError,
+} from '@spillway/core';
+import { bestState } from '../convert/state-matches';
+import { toNeutralMessages } from '../convert/to-neutral-messages';
+import { COMPACTION_STATE_KEY } from './compaction-state-schema';
+import { type RuntimeLike, threadConversationId } from './thread-conversation-id';
+import { toModelRequest } from './to-model-request';
+import { type ToolLike, toolDefinitionTokens } from './tool-definition-tokens';
+
+/** The parts of `createAgent`'s model request this middleware reads and rewrites. */
+export interface ModelRequestLike {
+  messages: BaseMessage[];
+  systemMessage?: SystemMessage | undefined;
+  tools?: readonly unknown[];
+  state: Record<string, unknown>;
+  runtime?: unknown;
+}
+
+/** Options of {@link callModelWithCompaction}. */
+export interface CallModelWithCompactionOptions<Request extends ModelRequestLike, Response> {
+  request: Request;
+  handler: (request: Request) => Response | Promise<Response>;
+  compactor: Compactor;
+  /** The model's context window (undefined: unknown; only overflow errors compact). */
+  contextWindow: number | undefined;
+  /** The model id: calibration key. */
+  modelId: string | undefined;
+  /** Retries after an overflow error. */
+  maxOverflowRetries: number;
+}
+
+/**
+ * One model call of the agent, compacted: the request's messages (and system prompt) go through
+ * the engine with the summary in force (the agent state's or a newer one in the store), the model
+ * gets the compacted copy, its usage calibrates the estimator and may start a background summary,
+ * and an overflow error is compacted harder and retried up to `maxOverflowRetries` times.
+ *
+ * @throws {ContextOverflowError} when the model still refuses the prompt after the retries, with
+ * the provider's error as `cause`. Other errors pass through untouched.
+ */
+export async function callModelWithCompaction<Request extends ModelRequestLike, Response>({
+  request,
+  handler,
+  compactor,
+  contextWindow,
+  modelId,
+  maxOverflowRetries,
+}: CallModelWithCompactionOptions<Request, Response>): Promise<Response> {
+  const { store } = compactor;
+  const systemMessage = request.systemMessage;
+  const hasSystem = systemMessage !== undefined && systemMessage.text !== '';
+  const conversation = toNeutralMessages(request.messages);
+  const neutral = hasSystem ? toNeutralMessages([systemMessage, ...request.messages]) : conversation;
+  const conversationId = threadConversationId(
+    (request.runtime as RuntimeLike | undefined)?.configurable?.thread_id,
+    conversation,
+  );
+
+  // The agent state is the durable copy; the store may hold a newer one (a background summary).
+  const stored = await store.get(conversationId);
+  const chosen = bestState(conversation, [
+    stored,
+    request.state[COMPACTION_STATE_KEY] as CompactionState | undefined,
+  ]);
+  if (chosen !== undefined && chosen !== stored) await store.set(conversationId, chosen);
+
+  const overheadTokens = toolDefinitionTokens(request.tools as readonly ToolLike[], compactor.estimator);
+  const common = {
+    conversationId,
+    overheadTokens,
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(modelId === undefined ? {} : { model: modelId }),
+  };
+  for (let attempt = 0; ; attempt++) {
+    const prepared = await compactor.prepare(neutral, {
+      ...common,
+      ...(attempt === 0 ? {} : { overflowAttempt: attempt }),
+    });
+    const { system, messages } = toModelRequest(prepared.messages, hasSystem ? systemMessage : undefined);
+    try {
+      const response = await handler({
+        ...request,
+        messages,
+        // Only the system message changes: LangChain compares `systemPrompt` with the system
+        // message this middleware received, on every call of the handler (retries included).
+        ...(system === undefined ? {} : { systemMessage: system }),
+      });
+      const usage = AIMessage.isInstance(response) ? response.usage_metadata : undefined;
+      // An inner middleware may answer with a `Command` instead of a message.
+      const answer = isBaseMessage(response)
+        ? toNeutralMessages([...request.messages, response]).slice(-1)
+        : [];
+      void compactor.afterResponse([...neutral, ...answer], {
+        ...common,
+        ...(usage?.input_tokens === undefined
+          ? {}
+          : { inputTokens: usage.input_tokens, estimatedTokens: prepared.estimatedTokens }),
+        ...(usage?.output_tokens === undefined ? {} : { responseTokens: usage.output_tokens }),
+      });
+      return response;
+    } catch (error) {
+      if (!isContextOverflowError(error)) throw error;
+      if (attempt >= maxOverflowRetries) {
+        throw new ContextOverflowError({
+          message: `The model rejected the prompt as too long ${attempt + 1} times, even compacted (about ${prepared.tokensAfter} tokens).`,
+          tokenCount: prepared.tokensAfter,
+          ...(contextWindow === undefined ? {} : { contextWindow }),
+          cause: error,
+        });
+      }
+    }
+  }
+}
