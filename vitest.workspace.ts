@@ -8,4 +8,5 @@ export const projects = [
   'packages/ai-sdk-middleware',
   'packages/mcp-proxy',
   'packages/redis',
+  'packages/quality-bench',
 ];

@@ -1,0 +1,99 @@
+import type { ModelMessage } from 'ai';
+
+/**
+ * The classes of facts the benchmark plants and later looks for.
+ * - `identifier-user`: an id, path, URL, port or number the user typed.
+ * - `identifier-tool`: the same kinds of identifier inside a large tool result.
+ * - `decision`: a choice and its reason ("we chose X because Y"); both must survive.
+ * - `superseded`: a setting changed twice; only the latest value is right.
+ * - `implicit`: a fact stated once, in passing, inside a longer user message.
+ * - `constraint`: a standing rule ("never …", "always …"); some are later attacked by tool output
+ *   that tells a summarizer to drop earlier rules.
+ */
+export type NeedleKind =
+  | 'identifier-user'
+  | 'identifier-tool'
+  | 'decision'
+  | 'superseded'
+  | 'implicit'
+  | 'constraint';
+
+/** Every needle kind, in the order tables list them. */
+export const NEEDLE_KINDS: readonly NeedleKind[] = [
+  'identifier-user',
+  'identifier-tool',
+  'decision',
+  'superseded',
+  'implicit',
+  'constraint',
+];
+
+/** One place a needle's text was written. */
+export interface NeedlePlacement {
+  /** The turn (0-based) whose messages hold it. */
+  turn: number;
+  /** Index of the message in {@link Conversation.messages}. */
+  messageIndex: number;
+  /**
+   * The exact strings that must all appear in a request for this placement to count as present
+   * (one string for most kinds; the choice and the reason for a decision).
+   */
+  values: string[];
+}
+
+/** A fact planted at a known place, with what a model would search for to find it again. */
+export interface Needle {
+  /** Unique within the conversation, e.g. `constraint-3`. */
+  id: string;
+  kind: NeedleKind;
+  /**
+   * Where it was written, oldest first. One placement for every kind but `superseded`, which has
+   * one per value the setting took (the last one in force is the right one).
+   */
+  placements: NeedlePlacement[];
+  /**
+   * A phrase that stands verbatim next to the needle in the original text and names what it is
+   * about without giving it away (e.g. "ledger shard key"). A model looking for the fact would
+   * search with it; the benchmark's read-back calls do.
+   */
+  cue: string;
+  /** For a constraint: the turn of the eviction attack that came after it, if any. */
+  attackedAtTurn?: number;
+}
+
+/** One call the agent makes to the model: the history before it and the scripted answer. */
+export interface ModelCall {
+  /** The turn (0-based) the call belongs to. */
+  turn: number;
+  /** Which call of the turn (0 = first). */
+  step: number;
+  /** The history the framework hands over is `messages.slice(0, historyLength)`. */
+  historyLength: number;
+  /** Index in `messages` of the assistant message the model answers with (the script). */
+  responseIndex: number;
+}
+
+/** One user turn: the ask and everything up to the assistant's final answer. */
+export interface Turn {
+  /** Index in `messages` of the user's message. */
+  userIndex: number;
+  /** Index in `messages` of the last message of the turn (the assistant's final answer). */
+  endIndex: number;
+  /** The user's message as text: what "latest ask presence" looks for, verbatim. */
+  ask: string;
+}
+
+/** A generated agent conversation and what was planted in it. */
+export interface Conversation {
+  seed: number;
+  /** The system prompt (not part of `messages`; every strategy keeps it). */
+  system: string;
+  /** The whole conversation in AI SDK `ModelMessage` form, oldest first, without the system prompt. */
+  messages: ModelMessage[];
+  turns: Turn[];
+  /** Every model call of the session, in order. */
+  calls: ModelCall[];
+  needles: Needle[];
+  /** Turns whose tool output carries an eviction attack. */
+  attackTurns: number[];
+}

@@ -1,0 +1,141 @@
+import { NEEDLE_KINDS, type NeedleKind } from '../conversation/conversation';
+import type { JobResult } from '../run/run-job';
+import { addRunScore, allClasses, type ClassCount, emptyRunScore, type RunScore } from '../score/run-score';
+
+/** Column titles of the needle classes. */
+export const KIND_TITLES: Record<NeedleKind, string> = {
+  'identifier-user': 'ids (user)',
+  'identifier-tool': 'ids (tool)',
+  decision: 'decisions',
+  superseded: 'superseded',
+  implicit: 'implicit',
+  constraint: 'rules',
+};
+
+/** Sums job results per strategy and budget, in the order strategies and budgets are given. */
+export function aggregate(
+  results: readonly JobResult[],
+  strategies: readonly string[],
+  budgets: readonly number[],
+): RunScore[] {
+  const scores: RunScore[] = [];
+  for (const budget of budgets) {
+    for (const strategy of strategies) {
+      const total = emptyRunScore(strategy, budget);
+      for (const result of results) {
+        if (result.strategy === strategy && result.budget === budget) addRunScore(total, result.score);
+      }
+      if (total.conversations > 0) scores.push(total);
+    }
+  }
+  return scores;
+}
+
+/** `part / whole` as a whole percentage, `—` when there is nothing to count. */
+export function percent(part: number, whole: number): string {
+  return whole === 0 ? '—' : `${Math.floor((part / whole) * 100 + 1e-9)}%`;
+}
+
+/** "kept% / found%" (found only when the strategy can read back what it cut, else just kept%). */
+function keptFound(count: ClassCount, hasReadBack: boolean): string {
+  const kept = percent(count.survived, count.total);
+  return hasReadBack ? `${kept} / ${percent(count.recovered, count.total)}` : kept;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const align = header.map((_, index) => (index === 0 ? ':--' : '--:'));
+  return [header, align, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+function compact(value: number): string {
+  if (value >= 1e6) return `${(value / 1e6).toFixed(2)} M`;
+  if (value >= 1e3) return `${(value / 1e3).toFixed(1)} k`;
+  return String(Math.round(value));
+}
+
+/**
+ * The report as Markdown: an overview across budgets, then one detailed table per budget (every
+ * needle class, cost and cache behaviour).
+ */
+export function formatReport({
+  scores,
+  budgets,
+  strategies,
+  readBack,
+}: {
+  scores: readonly RunScore[];
+  budgets: readonly number[];
+  strategies: readonly string[];
+  /** Strategies that have a read-back mechanism (their "found" column is shown). */
+  readBack: ReadonlySet<string>;
+}): string {
+  const find = (strategy: string, budget: number) =>
+    scores.find((score) => score.strategy === strategy && score.budget === budget);
+  const sections: string[] = [];
+
+  const overviewHeader = ['strategy'];
+  for (const budget of budgets) {
+    const share = `${Math.round(budget * 100)}%`;
+    overviewHeader.push(
+      `${share}: needles kept / found`,
+      `${share}: rules after attack`,
+      `${share}: latest ask`,
+    );
+  }
+  const overviewRows = strategies.map((strategy) => {
+    const row = [strategy];
+    for (const budget of budgets) {
+      const score = find(strategy, budget);
+      if (score === undefined) {
+        row.push('—', '—', '—');
+        continue;
+      }
+      row.push(
+        keptFound(allClasses(score), readBack.has(strategy)),
+        keptFound(score.attackedConstraints, readBack.has(strategy)),
+        percent(score.latestAskPresent, score.calls),
+      );
+    }
+    return row;
+  });
+  sections.push(`### Overview\n\n${table(overviewHeader, overviewRows)}`);
+
+  for (const budget of budgets) {
+    const header = [
+      'strategy',
+      'latest ask',
+      ...NEEDLE_KINDS.map((kind) => KIND_TITLES[kind]),
+      'superseded: latest right',
+      'rules after attack',
+      'all needles',
+      'tokens sent (model + summarizer)',
+      'summarizer calls',
+      'cache breaks / 100 turns',
+      'failed calls',
+      'wall s',
+      'CPU s',
+    ];
+    const rows: string[][] = [];
+    for (const strategy of strategies) {
+      const score = find(strategy, budget);
+      if (score === undefined) continue;
+      const hasReadBack = readBack.has(strategy);
+      rows.push([
+        strategy,
+        percent(score.latestAskPresent, score.calls),
+        ...NEEDLE_KINDS.map((kind) => keptFound(score.classes[kind], hasReadBack)),
+        percent(score.supersededCorrect, score.classes.superseded.total),
+        keptFound(score.attackedConstraints, hasReadBack),
+        keptFound(allClasses(score), hasReadBack),
+        compact(score.tokensSent + score.summarizerTokens),
+        String(score.summarizerCalls),
+        ((score.prefixBreaks / score.turns) * 100).toFixed(1),
+        String(score.failedCalls),
+        (score.wallMs / 1000).toFixed(1),
+        (score.cpuMs / 1000).toFixed(1),
+      ]);
+    }
+    sections.push(`### Budget ${Math.round(budget * 100)}% of the conversation\n\n${table(header, rows)}`);
+  }
+  return sections.join('\n\n');
+}

@@ -1,0 +1,71 @@
+import type { Conversation } from '../conversation/conversation';
+import { generateConversation } from '../conversation/generate-conversation';
+import { fromLanguageModelPrompt } from '../request/from-language-model-prompt';
+import type { RunScore } from '../score/run-score';
+import { defaultStrategies } from '../strategies/default-strategies';
+import type { Strategy } from '../strategies/strategy';
+import type { BenchSummarizer } from '../summarizer/bench-summarizer';
+import { createLossySummarizer } from '../summarizer/lossy-summarizer';
+import { summaryInstructions } from '../summarizer/summary-instructions';
+import { createTokenCounter, type TokenCounter } from '../tokens/token-counter';
+import { runStrategy } from './run-strategy';
+
+/** One unit of work: one strategy, one conversation, one budget. */
+export interface Job {
+  strategy: string;
+  seed: number;
+  turns: number;
+  budget: number;
+}
+
+/** A job's result. */
+export interface JobResult extends Job {
+  /** Tokens of the whole conversation, system prompt included (o200k). */
+  conversationTokens: number;
+  contextWindow: number;
+  score: RunScore;
+}
+
+/** Tokens of a conversation as one request: system prompt and every message. */
+export function conversationTokens(conversation: Conversation, counter: TokenCounter): number {
+  return counter.request(
+    fromLanguageModelPrompt([{ role: 'system', content: conversation.system }, ...conversation.messages]),
+  );
+}
+
+/** The run's summarizer for a conversation: the lossy model, seeded by the conversation's seed. */
+export async function runSummarizer(seed: number): Promise<BenchSummarizer> {
+  const summarize = createLossySummarizer({ seed, instructions: await summaryInstructions() });
+  return { name: 'lossy model', summarize };
+}
+
+/**
+ * Runs jobs in this process. Conversations, the token counter and the strategies list are shared
+ * between jobs (counting is memoised by text, so later jobs on the same conversation are cheaper).
+ */
+export function createJobRunner(strategies: () => Strategy[] = defaultStrategies) {
+  const counter = createTokenCounter();
+  const conversations = new Map<string, { conversation: Conversation; tokens: number }>();
+  const byName = new Map(strategies().map((strategy) => [strategy.name, strategy]));
+  return async (job: Job): Promise<JobResult> => {
+    const strategy = byName.get(job.strategy);
+    if (strategy === undefined) throw new Error(`unknown strategy ${job.strategy}`);
+    const key = `${job.seed}:${job.turns}`;
+    let entry = conversations.get(key);
+    if (entry === undefined) {
+      const conversation = generateConversation({ seed: job.seed, turns: job.turns });
+      entry = { conversation, tokens: conversationTokens(conversation, counter) };
+      conversations.set(key, entry);
+    }
+    const contextWindow = Math.floor(entry.tokens * job.budget);
+    const score = await runStrategy({
+      strategy,
+      conversation: entry.conversation,
+      budget: job.budget,
+      contextWindow,
+      summarizer: await runSummarizer(job.seed),
+      counter,
+    });
+    return { ...job, conversationTokens: entry.tokens, contextWindow, score };
+  };
+}

@@ -1,0 +1,109 @@
+import type { Conversation } from '../conversation/conversation';
+import { type BenchRequest, messageTexts } from '../request/bench-request';
+import { createMessageKeys, isPrefix } from '../request/message-keys';
+import { emptyRunScore, type RunScore } from '../score/run-score';
+import { addCheckpoint, scoreCheckpoint } from '../score/score-checkpoint';
+import type { Strategy } from '../strategies/strategy';
+import type { BenchSummarizer } from '../summarizer/bench-summarizer';
+import { createTokenCounter, type TokenCounter } from '../tokens/token-counter';
+
+/** Options of {@link runStrategy}. */
+export interface RunStrategyOptions {
+  strategy: Strategy;
+  conversation: Conversation;
+  /** The budget as a share of the final conversation size. */
+  budget: number;
+  /** The window in tokens (budget × final conversation size). */
+  contextWindow: number;
+  summarizer: BenchSummarizer;
+  counter: TokenCounter;
+  /** @default an estimating counter (see `StrategyContext.steering`) */
+  steering?: TokenCounter;
+  /**
+   * How many checkpoints: the last call of turns ⌈N·k/checkpoints⌉ (k = 1…checkpoints) is checked
+   * for every needle planted before it.
+   * @default 4
+   */
+  checkpoints?: number;
+}
+
+/** The turns whose last call is a checkpoint. */
+export function checkpointTurns(turns: number, checkpoints = 4): number[] {
+  const list = new Set<number>();
+  for (let index = 1; index <= checkpoints; index++) list.add(Math.ceil((turns * index) / checkpoints) - 1);
+  return [...list];
+}
+
+/** Whether the request carries `text` verbatim in one of its pieces (newest first). */
+export function requestContains(request: BenchRequest, text: string): boolean {
+  for (let index = request.length - 1; index >= 0; index--) {
+    for (const piece of messageTexts(request[index]!)) if (piece.includes(text)) return true;
+  }
+  return false;
+}
+
+/**
+ * Plays one conversation through one strategy at one budget: every model call in order, each
+ * handed the history so far; scores the requests the model received.
+ */
+export async function runStrategy({
+  strategy,
+  conversation,
+  budget,
+  contextWindow,
+  summarizer,
+  counter,
+  steering = createTokenCounter({ text: 'estimate' }),
+  checkpoints = 4,
+}: RunStrategyOptions): Promise<RunScore> {
+  const score = emptyRunScore(strategy.name, budget);
+  score.conversations = 1;
+  score.turns = conversation.turns.length;
+  score.calls = conversation.calls.length;
+  const session = await strategy.start({ conversation, contextWindow, summarizer, counter, steering });
+  const checkpointSet = new Set(checkpointTurns(conversation.turns.length, checkpoints));
+  const lastCallOfTurn = new Map<number, number>();
+  conversation.calls.forEach((call, index) => {
+    lastCallOfTurn.set(call.turn, index);
+  });
+  const keyOf = createMessageKeys();
+  let previousKeys: string[] | undefined;
+
+  for (let index = 0; index < conversation.calls.length; index++) {
+    const call = conversation.calls[index]!;
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const { sent, delivered } = await session.step(call);
+    const used = process.cpuUsage(cpu);
+    score.wallMs += performance.now() - started;
+    score.cpuMs += (used.user + used.system) / 1000;
+
+    score.rejectedRequests += sent.length - (delivered === undefined ? 0 : 1);
+    if (delivered === undefined) {
+      score.failedCalls++;
+    } else {
+      const tokens = counter.request(delivered);
+      score.tokensSent += tokens;
+      score.largestShare = Math.max(score.largestShare, tokens / contextWindow);
+      if (requestContains(delivered, conversation.turns[call.turn]!.ask)) score.latestAskPresent++;
+      const keys = delivered.map(keyOf);
+      if (previousKeys !== undefined && !isPrefix(previousKeys, keys)) score.prefixBreaks++;
+      previousKeys = keys;
+    }
+    if (checkpointSet.has(call.turn) && lastCallOfTurn.get(call.turn) === index) {
+      addCheckpoint(
+        score,
+        await scoreCheckpoint({
+          request: delivered,
+          needles: conversation.needles,
+          turn: call.turn,
+          readBack: session.readBack,
+          history: conversation.messages.slice(0, call.historyLength),
+        }),
+      );
+    }
+  }
+  score.summarizerCalls = session.summarizerCalls();
+  score.summarizerTokens = session.summarizerTokens();
+  return score;
+}

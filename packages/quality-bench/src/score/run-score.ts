@@ -1,0 +1,105 @@
+import { NEEDLE_KINDS, type NeedleKind } from '../conversation/conversation';
+
+/** Counts for one class of needle. `recovered` includes the survivors. */
+export interface ClassCount {
+  total: number;
+  survived: number;
+  recovered: number;
+}
+
+/** Everything measured for one strategy at one budget (summed over the run's conversations). */
+export interface RunScore {
+  strategy: string;
+  /** The budget as a share of the final conversation size (0.15, 0.3, 0.5). */
+  budget: number;
+  conversations: number;
+  turns: number;
+  calls: number;
+  /** Needle checks at the checkpoints, per class. */
+  classes: Record<NeedleKind, ClassCount>;
+  /** Constraints checked after an eviction attack (a subset of `classes.constraint`). */
+  attackedConstraints: ClassCount;
+  /** Superseded settings whose latest value is present and read last. */
+  supersededCorrect: number;
+  /** Model calls whose request carried the latest user message verbatim. */
+  latestAskPresent: number;
+  /** Model calls the provider rejected in the end (over the window): nothing reached the model. */
+  failedCalls: number;
+  /** Requests the provider rejected, retries included. */
+  rejectedRequests: number;
+  /** Tokens of every request the model answered (o200k). */
+  tokensSent: number;
+  summarizerCalls: number;
+  /** Tokens sent to the summarizer (o200k). */
+  summarizerTokens: number;
+  /** Calls whose request does not start with the previous request, byte for byte. */
+  prefixBreaks: number;
+  /** Largest request the model answered, in tokens, as a share of the window. */
+  largestShare: number;
+  /** Time spent in the framework and strategy (summarizer included), milliseconds. */
+  wallMs: number;
+  /** CPU time of the same (user + system), milliseconds: steadier than wall time on a busy machine. */
+  cpuMs: number;
+}
+
+/** A zeroed {@link RunScore}. */
+export function emptyRunScore(strategy: string, budget: number): RunScore {
+  const zero = (): ClassCount => ({ total: 0, survived: 0, recovered: 0 });
+  return {
+    strategy,
+    budget,
+    conversations: 0,
+    turns: 0,
+    calls: 0,
+    classes: Object.fromEntries(NEEDLE_KINDS.map((kind) => [kind, zero()])) as Record<NeedleKind, ClassCount>,
+    attackedConstraints: zero(),
+    supersededCorrect: 0,
+    latestAskPresent: 0,
+    failedCalls: 0,
+    rejectedRequests: 0,
+    tokensSent: 0,
+    summarizerCalls: 0,
+    summarizerTokens: 0,
+    prefixBreaks: 0,
+    largestShare: 0,
+    wallMs: 0,
+    cpuMs: 0,
+  };
+}
+
+/** Adds `other` into `into` (same strategy and budget, another conversation). */
+export function addRunScore(into: RunScore, other: RunScore): RunScore {
+  const add = (left: ClassCount, right: ClassCount) => {
+    left.total += right.total;
+    left.survived += right.survived;
+    left.recovered += right.recovered;
+  };
+  into.conversations += other.conversations;
+  into.turns += other.turns;
+  into.calls += other.calls;
+  for (const kind of NEEDLE_KINDS) add(into.classes[kind], other.classes[kind]);
+  add(into.attackedConstraints, other.attackedConstraints);
+  into.supersededCorrect += other.supersededCorrect;
+  into.latestAskPresent += other.latestAskPresent;
+  into.failedCalls += other.failedCalls;
+  into.rejectedRequests += other.rejectedRequests;
+  into.tokensSent += other.tokensSent;
+  into.summarizerCalls += other.summarizerCalls;
+  into.summarizerTokens += other.summarizerTokens;
+  into.prefixBreaks += other.prefixBreaks;
+  into.largestShare = Math.max(into.largestShare, other.largestShare);
+  into.wallMs += other.wallMs;
+  into.cpuMs += other.cpuMs;
+  return into;
+}
+
+/** All needle checks of a score, every class together. */
+export function allClasses(score: RunScore): ClassCount {
+  const total: ClassCount = { total: 0, survived: 0, recovered: 0 };
+  for (const kind of NEEDLE_KINDS) {
+    total.total += score.classes[kind].total;
+    total.survived += score.classes[kind].survived;
+    total.recovered += score.classes[kind].recovered;
+  }
+  return total;
+}

@@ -1,0 +1,27 @@
+import { contextChefStrategy } from './context-chef-strategy';
+import { langchainStrategy } from './langchain-strategy';
+import { pruneMessagesStrategy } from './prune-messages-strategy';
+import { slidingWindowStrategy } from './sliding-window-strategy';
+import { spillwayStrategy } from './spillway-strategy';
+import type { Strategy } from './strategy';
+
+/**
+ * The strategies a run compares, in table order. A Spillway variant is one more line with other
+ * `options` (any `compactionMiddleware` / `createCompactor` option), e.g. when pinned rules or
+ * recall land:
+ *
+ *   spillwayStrategy({ name: 'Spillway, pinned rules', options: { pinnedRules: true } }),
+ *   spillwayStrategy({ name: 'Spillway + recall', readBack: spillwayRecallReadBack }),
+ */
+export function defaultStrategies(): Strategy[] {
+  return [
+    spillwayStrategy(),
+    spillwayStrategy({ name: 'Spillway, extractive summarizer', summarizer: 'extractive' }),
+    contextChefStrategy(),
+    contextChefStrategy({ name: '@context-chef, in-flight (quick start)', persist: false, archive: false }),
+    langchainStrategy(),
+    langchainStrategy({ name: 'LangChain summarization + contextEditing', clearToolUsesAt: 0.5 }),
+    pruneMessagesStrategy(),
+    slidingWindowStrategy(),
+  ];
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { generateConversation } from '../conversation/generate-conversation';
+import { conversationTokens, runSummarizer } from '../run/run-job';
+import { runStrategy } from '../run/run-strategy';
+import { allClasses, type RunScore } from '../score/run-score';
+import { createTokenCounter } from '../tokens/token-counter';
+import { contextChefStrategy } from './context-chef-strategy';
+import { langchainStrategy } from './langchain-strategy';
+import { pruneMessagesStrategy } from './prune-messages-strategy';
+import { slidingWindowStrategy } from './sliding-window-strategy';
+import { spillwayStrategy } from './spillway-strategy';
+import type { Strategy } from './strategy';
+
+// Every strategy through its real framework on one small conversation.
+const conversation = generateConversation({ seed: 5, turns: 30 });
+const counter = createTokenCounter();
+const total = conversationTokens(conversation, counter);
+
+async function run(strategy: Strategy, budget: number): Promise<RunScore> {
+  return runStrategy({
+    strategy,
+    conversation,
+    budget,
+    contextWindow: Math.floor(total * budget),
+    summarizer: await runSummarizer(conversation.seed),
+    counter,
+  });
+}
+
+/** The score without the times, which are the only thing allowed to differ between runs. */
+const untimed = ({ wallMs: _wall, cpuMs: _cpu, ...rest }: RunScore) => rest;
+
+describe('the strategies, through their real frameworks', { timeout: 120_000 }, () => {
+  it('Spillway keeps every call within the window and the latest ask in every request, and is deterministic', async () => {
+    const first = await run(spillwayStrategy(), 0.3);
+    expect(first.summarizerCalls).toBeGreaterThan(0);
+    expect(first.failedCalls).toBe(0);
+    expect(first.largestShare).toBeLessThanOrEqual(1);
+    expect(first.latestAskPresent).toBe(conversation.calls.length);
+    expect(untimed(await run(spillwayStrategy(), 0.3))).toEqual(untimed(first));
+  });
+
+  it('Spillway with a window twice the conversation never summarizes and never breaks the prefix', async () => {
+    const score = await run(spillwayStrategy(), 2);
+    expect(score.summarizerCalls).toBe(0);
+    expect(score.prefixBreaks).toBe(0);
+  });
+
+  it('context-chef summarizes, and its own context tool finds cut needles the request no longer holds', async () => {
+    const score = await run(contextChefStrategy(), 0.3);
+    expect(score.summarizerCalls).toBeGreaterThan(0);
+    const all = allClasses(score);
+    expect(all.recovered).toBeGreaterThan(all.survived);
+  });
+
+  it('LangChain summarizes through summarizationMiddleware in a real createAgent', async () => {
+    const score = await run(langchainStrategy(), 0.3);
+    expect(score.summarizerCalls).toBeGreaterThan(0);
+    expect(score.calls).toBe(conversation.calls.length);
+    expect(score.failedCalls + score.latestAskPresent).toBeLessThanOrEqual(conversation.calls.length);
+    expect(score.latestAskPresent).toBeGreaterThan(0);
+  });
+
+  it('pruneMessages drops old tool results and keeps every word of the dialogue', async () => {
+    const score = await run(pruneMessagesStrategy(), 2);
+    expect(score.classes['identifier-tool'].total).toBeGreaterThan(0);
+    expect(score.classes['identifier-tool'].survived).toBe(0);
+    expect(score.classes['identifier-user'].survived).toBe(score.classes['identifier-user'].total);
+    expect(score.classes.constraint.survived).toBe(score.classes.constraint.total);
+  });
+
+  it('the sliding window fills the window and no more', async () => {
+    const score = await run(slidingWindowStrategy(), 0.3);
+    expect(score.largestShare).toBeLessThanOrEqual(1);
+    expect(score.largestShare).toBeGreaterThan(0.8);
+    expect(score.summarizerCalls).toBe(0);
+  });
+});

@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  resolve: {
+    alias: {
+      '@spillway/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)),
+      '@spillway/ai-sdk-middleware': fileURLToPath(
+        new URL('../ai-sdk-middleware/src/index.ts', import.meta.url),
+      ),
+    },
+  },
+  test: {
+    name: 'quality-bench',
+    include: ['src/**/*.test.ts'],
+  },
+});
