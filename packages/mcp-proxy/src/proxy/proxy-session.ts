@@ -104,7 +104,7 @@ export class ProxySession {
   private upstreamError: UpstreamError | undefined;
   /** Set while a lost `url` upstream is being reached again. */
   private reconnecting: { attempt: number; reason: string } | undefined;
-  private checkingHealth = false;
+  private healthCheck: Promise<'ok' | 'lost'> | undefined;
   private finished = false;
   private readonly outputSchemas = new Map<string, Tool['outputSchema']>();
   private readonly validators = new Map<string, (value: unknown) => boolean>();
@@ -560,21 +560,26 @@ export class ProxySession {
    * Whether a `url` upstream still answers (a ping). When it does not, the connection counts as lost:
    * the requests in flight are answered with an error and the session reconnects.
    */
-  private async checkUpstream(client: Client): Promise<'ok' | 'lost'> {
-    if (!('url' in this.options.upstream) || this.closing) return 'ok';
-    if (this.upstream?.client !== client) return this.reconnecting === undefined ? 'ok' : 'lost';
-    if (this.checkingHealth) return 'ok';
-    this.checkingHealth = true;
-    try {
-      await client.ping({ timeout: Math.min(HEALTH_CHECK_TIMEOUT, this.options.requestTimeout) });
-      return 'ok';
-    } catch (error) {
-      if (this.upstream?.client !== client || this.closing) return 'lost';
-      this.connectionLost(error instanceof Error ? error.message : String(error));
-      return 'lost';
-    } finally {
-      this.checkingHealth = false;
-    }
+  private checkUpstream(client: Client): Promise<'ok' | 'lost'> {
+    if (!('url' in this.options.upstream) || this.closing) return Promise.resolve('ok');
+    if (this.upstream?.client !== client)
+      return Promise.resolve(this.reconnecting === undefined ? 'ok' : 'lost');
+    // One check at a time: whoever asks while one runs gets its outcome.
+    this.healthCheck ??= client
+      .ping({ timeout: Math.min(HEALTH_CHECK_TIMEOUT, this.options.requestTimeout) })
+      .then(
+        () => 'ok' as const,
+        (error: unknown) => {
+          if (this.upstream?.client === client && !this.closing) {
+            this.connectionLost(error instanceof Error ? error.message : String(error));
+          }
+          return 'lost' as const;
+        },
+      )
+      .finally(() => {
+        this.healthCheck = undefined;
+      });
+    return this.healthCheck;
   }
 
   /** A `url` upstream's connection is lost: fail what is in flight now, then reconnect with backoff. */
@@ -710,6 +715,10 @@ export class ProxySession {
     this.connectAbort.abort();
     await this.establishing;
     await this.upstream?.client.close().catch(() => {});
+    // The client no longer closes a transport that closed on its own (a child that closed its stdout
+    // but runs on): stop the child here.
+    const transport = this.upstream?.transport;
+    if (transport instanceof StdioUpstreamTransport) await transport.close().catch(() => {});
     if (this.server !== undefined) await this.server.close().catch(() => {});
     else await this.downstream.close().catch(() => {});
     if (this.recall !== undefined) this.recall.store.release(this.recall.owner);

@@ -1,6 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from '../sdk/mcp-sdk';
 import { LineSplitter } from './line-splitter';
+import { spawnUpstream } from './spawn-upstream';
+
+/** How long a child that closed its stdout has to exit before the connection is ended without it. */
+const STDOUT_END_GRACE = 500;
 
 /** Options of {@link StdioUpstreamTransport}. */
 export interface StdioUpstreamTransportOptions {
@@ -73,13 +77,7 @@ export class StdioUpstreamTransport implements Transport {
   async start(): Promise<void> {
     if (this.child !== undefined) throw new Error('StdioUpstreamTransport already started');
     const { command, args = [], env = process.env, cwd, stderr = 'inherit' } = this.options;
-    const child = spawn(command, [...args], {
-      env,
-      cwd,
-      stdio: ['pipe', 'pipe', stderr],
-      windowsHide: true,
-      shell: false,
-    });
+    const child = spawnUpstream({ command, args, env, cwd, stderr });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
@@ -98,6 +96,14 @@ export class StdioUpstreamTransport implements Transport {
     child.stdin?.on('error', (error) => this.onerror?.(error));
     child.stdout?.on('data', (chunk: Buffer) => this.splitter.push(chunk));
     child.stdout?.on('error', (error) => this.onerror?.(error));
+    // A child that closes its stdout can never answer again, even if it keeps running: unless it
+    // exits right away (the usual order), the connection ends now and `close()` stops the child, so
+    // no request waits for its timeout.
+    child.stdout?.once('end', () => {
+      setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) this.finish();
+      }, STDOUT_END_GRACE).unref();
+    });
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
@@ -127,6 +133,7 @@ export class StdioUpstreamTransport implements Transport {
       this.finish();
       return;
     }
+
     const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const wait = (milliseconds: number) =>
       Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, milliseconds).unref())]);

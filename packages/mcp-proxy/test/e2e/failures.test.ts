@@ -126,6 +126,8 @@ describe('spillway-mcp when things go wrong', () => {
       'garbage',
       'progress',
       'ask-then-cancel',
+      'protocol',
+      'close-stdout',
       'strict',
       'spillway_recall',
     ]);
