@@ -340,6 +340,13 @@ function typeCheckSource(project: Project): string {
       'export const history = new CompactingChatMessageHistory({ history: new InMemoryChatMessageHistory(), contextWindow: 128_000 });',
     );
   }
+  if (names.has('@spillway/redis')) {
+    lines.push(
+      "import { Redis } from 'ioredis';",
+      "import { RedisCompactionStore } from '@spillway/redis';",
+      "export const redisStore = () => new RedisCompactionStore({ client: new Redis(), keyPrefix: 'app:' });",
+    );
+  }
   if (names.has('@spillway/mcp-proxy')) {
     lines.push(
       "import { createProxy, type ProxyOptions } from '@spillway/mcp-proxy';",
@@ -368,7 +375,7 @@ async function createProject(project: Project, extraDependencies: Record<string,
   const exports = Object.fromEntries(project.packages.map((info) => [info.manifest.name, info.values]));
   writeFileSync(
     join(project.directory, 'smoke-config.json'),
-    `${JSON.stringify({ exports, aiMajor: project.aiMajor }, null, 2)}\n`,
+    `${JSON.stringify({ exports, aiMajor: project.aiMajor, redisServer: findRedisServer() }, null, 2)}\n`,
   );
   const source = typeCheckSource(project);
   mkdirSync(join(project.directory, 'types'));
@@ -408,6 +415,18 @@ async function createProject(project: Project, extraDependencies: Record<string,
   pass(
     `${project.name}: npm install of the tarballs (${project.packages.map((info) => info.manifest.name).join(', ')})`,
   );
+}
+
+/** The machine's `redis-server` (the OS package; the redis package's tests install it in CI). */
+function findRedisServer(): string | undefined {
+  const candidates = [
+    process.env.REDIS_SERVER_BINARY,
+    ...(process.env.PATH ?? '').split(delimiter).map((folder) => join(folder, 'redis-server')),
+    '/usr/bin/redis-server',
+    '/usr/local/bin/redis-server',
+    '/usr/sbin/redis-server',
+  ];
+  return candidates.find((candidate) => candidate !== undefined && existsSync(candidate));
 }
 
 /** A Node 22 binary: SPILLWAY_PACKAGING_NODE22, or the `node` package from npm. */
@@ -464,6 +483,9 @@ async function main(): Promise<void> {
         proxy,
         '@modelcontextprotocol/server-filesystem',
       ),
+      ...(byName('@spillway/redis').length > 0
+        ? { ioredis: devRange(packages, '@spillway/redis', 'ioredis') }
+        : {}),
     }),
     createProject(ai7, { ai: '^7' }),
   ]);
@@ -520,6 +542,7 @@ async function main(): Promise<void> {
     '@langchain/langgraph',
     'zod',
     '@modelcontextprotocol/sdk',
+    'ioredis',
     'typescript',
   ]) {
     row(name, installedVersion(main, name));

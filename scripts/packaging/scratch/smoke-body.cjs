@@ -346,7 +346,81 @@ async function runSmoke({ system, load, projectDirectory }) {
       rmSync(root, { recursive: true, force: true });
     }
   }
+  if (config.exports['@spillway/redis']) {
+    await check('@spillway/redis: RedisCompactionStore on a real redis-server (ioredis)', async () => {
+      const { RedisCompactionStore } = await load('@spillway/redis');
+      const { Redis } = await load('ioredis');
+      const server = await startRedisServer(config.redisServer);
+      const client = new Redis({
+        port: server.port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+      });
+      try {
+        await client.connect();
+        const store = new RedisCompactionStore({ client, keyPrefix: 'packaging:' });
+        const compactor = core.createCompactor({ contextWindow: 16_000, store });
+        const messages = [];
+        for (let turn = 0; turn < 6; turn++) {
+          messages.push(
+            { role: 'user', content: `Please read src/module-${turn}.ts` },
+            { role: 'assistant', content: `src/module-${turn}.ts: ${bigText(`m${turn}`, 12_000)}` },
+          );
+        }
+        messages.push({ role: 'user', content: 'Which module exports value42?' });
+        const prepared = await compactor.prepare(messages, { conversationId: 'packaging' });
+        assert.ok(prepared.estimatedTokens < 16_000, `the request fits (${prepared.estimatedTokens} tokens)`);
+        const stored = await store.get('packaging');
+        assert.ok(stored, 'the compaction state is in Redis');
+        assert.ok((await client.get('packaging:{packaging}')) !== null, 'under the documented key');
+        await store.delete('packaging');
+        assert.equal(await store.get('packaging'), undefined);
+      } finally {
+        client.disconnect();
+        server.stop();
+      }
+    });
+  }
   console.log(`  ${passed} passed [${label}]`);
+}
+
+/** A redis-server of the machine's own (the OS package) on a free loopback port, keeping nothing on disk. */
+async function startRedisServer(binary) {
+  assert.ok(binary, 'redis-server is not installed (Debian: apt-get install -y redis-server)');
+  const { spawn } = require('node:child_process');
+  const net = require('node:net');
+  const port = await new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address();
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}:\n${output}`));
+    });
+  });
+  return { port, stop: () => child.kill() };
 }
 
 module.exports = { runSmoke };
