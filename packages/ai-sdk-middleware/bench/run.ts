@@ -1,8 +1,11 @@
 /**
  * `pnpm bench`: one seeded 200-turn agent session through three contenders side by side, in one
  * run — no middleware, `@context-chef/ai-sdk-middleware` (the nearest peer) and Spillway — and
- * each middleware's own overhead per call at 100 / 500 / 2,000 messages, warm.
+ * each middleware's own overhead per call at 100 / 500 / 2,000 / 10,000 messages, warm, on prompts
+ * made three ways: the same objects, rebuilt as the SDK does, and parsed from JSON as a server gets them.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createMiddleware } from '@context-chef/ai-sdk-middleware';
 import { isContextOverflowError } from '@spillway/core';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -227,36 +230,75 @@ function rebuilt(prompt: readonly unknown[]): unknown[] {
   });
 }
 
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
+
+/** How each call's prompt objects are made from the conversation (untimed). */
+type PromptKind = 'reused' | 'rebuilt' | 'fresh';
+
+const promptMakers: Record<PromptKind, (messages: readonly unknown[]) => () => unknown[]> = {
+  // The same objects every call (an application that keeps its own prompt objects).
+  reused: (messages) => () => messages.slice(),
+  // New message and part objects around the same strings (what the SDK's conversion does).
+  rebuilt: (messages) => () => rebuilt(messages),
+  // New objects and new strings (a server that parses every request from JSON).
+  fresh: (messages) => {
+    const body = JSON.stringify(messages);
+    return () => JSON.parse(body) as unknown[];
+  },
+};
+
+interface OverheadContender {
+  middleware: LanguageModelMiddleware;
+  kind: PromptKind | 'parse';
+}
+
 /**
- * Milliseconds per `transformParams` call for each middleware on a conversation of `count`
- * messages that grows by one message per call (the SDK rebuilds the prompt objects every call; so
- * does this). Warm: each middleware has seen the conversation before. The machine may be shared, so
- * the two are measured in alternating rounds and the median round is reported.
+ * Milliseconds per call for each contender on a conversation of `count` messages that grows by one
+ * message per call: a middleware's `transformParams` on prompts made the contender's way, or (kind
+ * `parse`) the server's own `JSON.parse` of that prompt, the anchor. Warm: each has seen the
+ * conversation before. The machine may be shared, so contenders are measured in alternating rounds
+ * and the median round is reported.
  */
-async function overhead(middlewares: LanguageModelMiddleware[], count: number): Promise<number[]> {
+async function overhead(contenders: OverheadContender[], count: number): Promise<number[]> {
   const model = new MockLanguageModelV4({ modelId: 'bench-model' });
   const rounds = 9;
-  const perRound = count >= 2000 ? 20 : 60;
+  const perRound = count >= 10_000 ? 4 : count >= 2000 ? 20 : 60;
   const base = promptOf(count + rounds * perRound + 1);
   const run = (middleware: LanguageModelMiddleware, prompt: unknown[]) =>
     middleware.transformParams!({ type: 'generate', params: { prompt: prompt as never }, model });
-  for (const middleware of middlewares) {
-    for (let index = 0; index < 200; index++)
-      await run(middleware, rebuilt(base.slice(0, Math.max(2, count - 200 + index))));
+  /** One timed call of `contender` on the first `length` messages; the input is made untimed. */
+  const call = (contender: OverheadContender, length: number): (() => unknown) => {
+    const messages = base.slice(0, length);
+    if (contender.kind === 'parse') {
+      const body = JSON.stringify(messages);
+      return () => JSON.parse(body);
+    }
+    const prompt = promptMakers[contender.kind](messages)();
+    return () => run(contender.middleware, prompt);
+  };
+  for (const contender of contenders) {
+    for (let index = 0; index < (count >= 10_000 ? 20 : 200); index++) {
+      await call(contender, Math.max(2, count - 200 + index))();
+    }
   }
-  const samples: number[][] = middlewares.map(() => []);
+  const samples: number[][] = contenders.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    const prompts = Array.from({ length: perRound }, (_, index) =>
-      rebuilt(base.slice(0, count + round * perRound + index)),
-    );
     const order =
       round % 2 === 0
-        ? middlewares.map((_, index) => index)
-        : middlewares.map((_, index) => middlewares.length - 1 - index);
+        ? contenders.map((_, index) => index)
+        : contenders.map((_, index) => contenders.length - 1 - index);
     for (const which of order) {
-      const start = performance.now();
-      for (const prompt of prompts) await run(middlewares[which]!, prompt);
-      samples[which]!.push((performance.now() - start) / perRound);
+      let elapsed = 0;
+      for (let index = 0; index < perRound; index++) {
+        const timed = call(contenders[which]!, count + round * perRound + index);
+        // Each call starts from an empty young generation: copying the input just made is not its cost.
+        collect({ type: 'minor' });
+        const start = performance.now();
+        await timed();
+        elapsed += performance.now() - start;
+      }
+      samples[which]!.push(elapsed / perRound);
     }
   }
   return samples.map((values) => values.sort((left, right) => left - right)[Math.floor(values.length / 2)]!);
@@ -302,25 +344,38 @@ if (only !== 'overhead') {
   }
 }
 
-const peerMiddleware = createMiddleware({
-  contextWindow: 1e9,
-  truncate: { threshold: 5000, headChars: 500, tailChars: 1000 },
-});
-const spillwayMiddleware = compactionMiddleware({ contextWindow: 1e9, summarizer: 'extractive' });
+const peerOptions = { contextWindow: 1e9, truncate: { threshold: 5000, headChars: 500, tailChars: 1000 } };
 const rows: Record<string, Record<string, string>> = {};
-for (const count of only === 'session' ? [] : [100, 500, 2000]) {
-  const [spillwayMs, peerMs] = (await overhead(
-    [spillwayMiddleware as LanguageModelMiddleware, peerMiddleware as LanguageModelMiddleware],
+for (const count of only === 'session' ? [] : [100, 500, 2000, 10_000]) {
+  // A middleware per contender, so that one's memory of the conversation does not help another.
+  const spillway = () =>
+    compactionMiddleware({ contextWindow: 1e9, summarizer: 'extractive' }) as LanguageModelMiddleware;
+  const peer = () => createMiddleware(peerOptions) as LanguageModelMiddleware;
+  const [parseMs, reusedMs, rebuiltMs, freshMs, peerRebuiltMs, peerFreshMs] = (await overhead(
+    [
+      { middleware: spillway(), kind: 'parse' },
+      { middleware: spillway(), kind: 'reused' },
+      { middleware: spillway(), kind: 'rebuilt' },
+      { middleware: spillway(), kind: 'fresh' },
+      { middleware: peer(), kind: 'rebuilt' },
+      { middleware: peer(), kind: 'fresh' },
+    ],
     count,
-  )) as [number, number];
-  rows[`${count} messages`] = {
-    'spillway ms/call': format(spillwayMs, 3),
-    'peer ms/call': format(peerMs, 3),
-    'spillway / peer': `${format(spillwayMs / peerMs)}x`,
+  )) as [number, number, number, number, number, number];
+  rows[`${count.toLocaleString('en-US')} messages`] = {
+    'JSON.parse of the prompt': `${format(parseMs, 3)} ms`,
+    'spillway, reused objects': `${format(reusedMs, 3)} ms`,
+    'spillway, rebuilt (SDK)': `${format(rebuiltMs, 3)} ms`,
+    'spillway, fresh (JSON)': `${format(freshMs, 3)} ms (${format(freshMs / parseMs)}x parse)`,
+    'context-chef, rebuilt (SDK)': `${format(peerRebuiltMs, 3)} ms`,
+    'context-chef, fresh (JSON)': `${format(peerFreshMs, 3)} ms`,
+    'spillway / context-chef, fresh': `${format(freshMs / peerFreshMs)}x`,
   };
 }
-if (Object.keys(rows).length > 0)
+if (Object.keys(rows).length > 0) {
   console.log(
-    '\nMiddleware overhead per call (transformParams, warm, conversation growing by one message per call; median of 9 alternating rounds)',
+    '\nMiddleware overhead per call (transformParams, warm, conversation growing by one message per call; median of 9 alternating rounds).' +
+      '\nreused = the same prompt objects; rebuilt = new objects around the same strings, as the SDK converts a prompt; fresh = parsed from JSON, as a server receives it (parse untimed, shown as the anchor).',
   );
-if (Object.keys(rows).length > 0) console.table(rows);
+  console.table(rows);
+}

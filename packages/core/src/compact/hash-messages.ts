@@ -40,11 +40,15 @@ export function hashMessages(messages: readonly Message[]): string {
 }
 
 function digestMessage(message: Message): Digest {
-  // A new object with exactly the content of one hashed before shares its key (see
-  // `recognizeMessages`).
-  const key = contentKey(message);
-  const known = memo.get(key);
+  const known = memo.get(message);
   if (known !== undefined) return known;
+  // A new object with exactly the content of one hashed before shares its content key, and so its
+  // hash (see `recognizeMessages`).
+  const key = contentKey(message);
+  if (key !== message) {
+    const shared = memo.get(key);
+    if (shared !== undefined) return shared;
+  }
   const hasher = new Hasher();
   hasher.word(Tag.Message);
   if (typeof message === 'object' && message !== null) {
@@ -52,7 +56,8 @@ function digestMessage(message: Message): Digest {
     feed(hasher, message.content, 0);
   }
   const digest = hasher.digest();
-  if (typeof key === 'object' && key !== null) memo.set(key, digest);
+  if (typeof message === 'object' && message !== null) memo.set(message, digest);
+  if (key !== message) memo.set(key, digest);
   return digest;
 }
 

@@ -253,17 +253,22 @@ export function createEstimator({
 
   const countMessage = (message: Message): number => {
     if (typeof message !== 'object' || message === null) return 0;
+    const known = messageCounts.get(message);
+    if (known !== undefined) return known;
     // A new object with exactly the content of one counted before (a request rebuilt from JSON)
     // shares its content key, and so its count.
     const key = contentKey(message);
-    const known = messageCounts.get(key);
-    if (known !== undefined) return known;
+    if (key !== message) {
+      const shared = messageCounts.get(key);
+      if (shared !== undefined) return shared;
+    }
     let tokens = messageOverheadTokens;
     const { content } = message;
     if (typeof content === 'string') tokens += countText(content);
     else if (Array.isArray(content))
       for (const part of content as readonly MessagePart[]) tokens += countPart(part);
-    messageCounts.set(key, tokens);
+    messageCounts.set(message, tokens);
+    if (key !== message) messageCounts.set(key, tokens);
     return tokens;
   };
 
