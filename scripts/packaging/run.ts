@@ -276,6 +276,17 @@ function devRange(packages: PackageInfo[], packageName: string, dependency: stri
   return range;
 }
 
+/** The peer dependencies of all packages, by name, with their peer ranges. */
+function allPeers(packages: PackageInfo[]): Record<string, string> {
+  const peers: Record<string, string> = {};
+  for (const info of packages) {
+    const ranges = (info.manifest.peerDependencies ?? {}) as Record<string, string>;
+    for (const [name, range] of Object.entries(ranges))
+      if (!name.startsWith('@spillway/')) peers[name] = range;
+  }
+  return peers;
+}
+
 function identifier(packageName: string): string {
   return packageName
     .replace(/^@spillway\//, '')
@@ -472,6 +483,9 @@ async function main(): Promise<void> {
   const [node22Binary] = await Promise.all([
     node22(),
     createProject(main, {
+      // Every peer of every package, optional ones too (npm installs only the required ones), so
+      // each public module loads; the frameworks the checks drive are pinned to a line below.
+      ...allPeers(packages),
       ai: '^6',
       '@langchain/core': devRange(packages, langchain, '@langchain/core'),
       langchain: devRange(packages, langchain, 'langchain'),

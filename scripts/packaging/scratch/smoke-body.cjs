@@ -310,7 +310,7 @@ async function runSmoke({ system, load, projectDirectory }) {
             const version = (await load('@spillway/mcp-proxy')).VERSION;
             const transport = new StdioClientTransport({
               command: 'npx',
-              args: ['--no', 'spillway-mcp', '--', process.execPath, server, root],
+              args: ['--no', '--', 'spillway-mcp', '--', process.execPath, server, root],
               cwd: projectDirectory,
               env: { ...process.env },
               stderr: 'pipe',
@@ -318,11 +318,22 @@ async function runSmoke({ system, load, projectDirectory }) {
             const client = new Client({ name: 'packaging-smoke', version: '1.0.0' });
             await client.connect(transport);
             try {
-              assert.ok(typeof version === 'string');
               await exercise(client);
             } finally {
               await client.close();
             }
+            // The bin as users run it: --version, and a usage error (exit 2, as --help says).
+            const { spawnSync } = require('node:child_process');
+            const cli = (args) =>
+              spawnSync('npx', ['--no', '--', 'spillway-mcp', ...args], {
+                cwd: projectDirectory,
+                encoding: 'utf8',
+              });
+            const printed = cli(['--version']);
+            assert.equal(printed.status, 0, printed.stderr);
+            assert.equal(printed.stdout.trim(), version);
+            const usage = cli(['--no-such-flag', '--', process.execPath, server, root]);
+            assert.equal(usage.status, 2, `a bad flag exits 2 (got ${usage.status}): ${usage.stderr}`);
           },
         );
       } else {
