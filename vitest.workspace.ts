@@ -8,5 +8,6 @@ export const projects = [
   'packages/ai-sdk-middleware',
   'packages/mcp-proxy',
   'packages/redis',
+  'packages/postgres',
   'packages/quality-bench',
 ];
