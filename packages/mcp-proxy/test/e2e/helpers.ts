@@ -78,10 +78,10 @@ export async function connectThroughProxy({
 export function spawnTracked(
   command: string,
   args: readonly string[],
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; cwd?: string } = {},
 ) {
   const child = spawn(command, [...args], {
-    cwd: packageDirectory,
+    cwd: options.cwd ?? packageDirectory,
     env: { ...process.env, ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
