@@ -301,8 +301,6 @@ export function createCompactor({
       return track(id, 'background', async () => {
         let release: (() => Promise<void>) | undefined;
         try {
-          const loaded = await shared.read(id);
-          if (loaded.revision === undefined) return;
           const working = capped(messages);
           const countTokens = (list: readonly Message[]) =>
             resolved.estimator.calibrated(
@@ -321,7 +319,11 @@ export function createCompactor({
               : working;
             return countTokens(request) + responseTokens >= window * resolved.thresholds.background;
           };
-          if (!over(loaded.state)) return;
+          // A stored summary only makes the request smaller: under the threshold without one, the
+          // store need not be asked.
+          if (!over(undefined)) return;
+          const loaded = await shared.read(id);
+          if (loaded.revision === undefined || !over(loaded.state)) return;
           // Another instance compacting this conversation: go on without waiting.
           const claim = await claimSummary(shared, id, {
             loaded: { state: loaded.state, revision: loaded.revision },
