@@ -5,9 +5,9 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { measureStoreOverhead } from '../../core/bench/shared/store-overhead.ts';
-import { PostgresCompactionStore } from '../src/index.ts';
-import { startPostgres } from '../test/postgres-server.ts';
+import { measureStoreOverhead } from '../../core/bench/shared/store-overhead';
+import { PostgresCompactionStore } from '../src/index';
+import { startPostgres } from '../test/postgres-server';
 
 const postgres = await startPostgres();
 const pool = new pg.Pool({ connectionString: postgres.url, max: 4 });

@@ -5,9 +5,9 @@
  */
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { measureStoreOverhead } from '../../core/bench/shared/store-overhead.ts';
-import { RedisCompactionStore } from '../src/index.ts';
-import { startRedis } from '../test/redis-server.ts';
+import { measureStoreOverhead } from '../../core/bench/shared/store-overhead';
+import { RedisCompactionStore } from '../src/index';
+import { startRedis } from '../test/redis-server';
 
 const redis = await startRedis();
 const ioredis = new Redis(redis.url);

@@ -4,9 +4,9 @@
  * `MemoryCompactionStore`, measured in the same run, interleaved request by request so drift hits
  * both alike. Used by the benchmarks of @spillway/redis and @spillway/postgres.
  */
-import { type CompactionStore, createCompactor, MemoryCompactionStore } from '../../src/index.ts';
-import { agentConversation } from '../../test/conversation-fixtures.ts';
-import { printTable } from './measure.ts';
+import { type CompactionStore, createCompactor, MemoryCompactionStore } from '../../src/index';
+import { agentConversation } from '../../test/conversation-fixtures';
+import { printTable } from './measure';
 
 function percentile(values: readonly number[], share: number): number {
   const sorted = [...values].sort((first, second) => first - second);
