@@ -358,6 +358,13 @@ function typeCheckSource(project: Project): string {
       "export const redisStore = () => new RedisCompactionStore({ client: new Redis(), keyPrefix: 'app:' });",
     );
   }
+  if (names.has('@spillway/postgres')) {
+    lines.push(
+      "import { PGlite } from '@electric-sql/pglite';",
+      "import { PostgresCompactionStore } from '@spillway/postgres';",
+      "export const postgresStore = () => new PostgresCompactionStore({ client: new PGlite(), table: 'app.compaction' });",
+    );
+  }
   if (names.has('@spillway/mcp-proxy')) {
     lines.push(
       "import { createProxy, type ProxyOptions } from '@spillway/mcp-proxy';",
@@ -500,6 +507,9 @@ async function main(): Promise<void> {
       ...(byName('@spillway/redis').length > 0
         ? { ioredis: devRange(packages, '@spillway/redis', 'ioredis') }
         : {}),
+      ...(byName('@spillway/postgres').length > 0
+        ? { '@electric-sql/pglite': devRange(packages, '@spillway/postgres', '@electric-sql/pglite') }
+        : {}),
     }),
     createProject(ai7, { ai: '^7' }),
   ]);
@@ -557,6 +567,8 @@ async function main(): Promise<void> {
     'zod',
     '@modelcontextprotocol/sdk',
     'ioredis',
+    'pg',
+    '@electric-sql/pglite',
     'typescript',
   ]) {
     row(name, installedVersion(main, name));

@@ -393,6 +393,42 @@ async function runSmoke({ system, load, projectDirectory }) {
       }
     });
   }
+  if (config.exports['@spillway/postgres']) {
+    await check(
+      '@spillway/postgres: PostgresCompactionStore on PGlite (Postgres in WebAssembly)',
+      async () => {
+        const { PostgresCompactionStore } = await load('@spillway/postgres');
+        const { PGlite } = await load('@electric-sql/pglite');
+        const database = new PGlite();
+        try {
+          const store = new PostgresCompactionStore({ client: database, table: 'packaging_compaction' });
+          await store.ensureSchema();
+          const compactor = core.createCompactor({ contextWindow: 16_000, store });
+          const messages = [];
+          for (let turn = 0; turn < 6; turn++) {
+            messages.push(
+              { role: 'user', content: `Please read src/module-${turn}.ts` },
+              { role: 'assistant', content: `src/module-${turn}.ts: ${bigText(`m${turn}`, 12_000)}` },
+            );
+          }
+          messages.push({ role: 'user', content: 'Which module exports value42?' });
+          const prepared = await compactor.prepare(messages, { conversationId: 'packaging' });
+          assert.ok(
+            prepared.estimatedTokens < 16_000,
+            `the request fits (${prepared.estimatedTokens} tokens)`,
+          );
+          assert.ok(await store.get('packaging'), 'the compaction state is in Postgres');
+          const { rows } = await database.query('SELECT count(*)::int AS count FROM packaging_compaction');
+          assert.equal(rows[0].count, 1);
+          await store.delete('packaging');
+          assert.equal(await store.get('packaging'), undefined);
+          assert.equal(typeof (await store.prune()), 'number');
+        } finally {
+          await database.close();
+        }
+      },
+    );
+  }
   console.log(`  ${passed} passed [${label}]`);
 }
 
