@@ -141,7 +141,7 @@ describe('generateConversation', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-        fc.integer({ min: 4, max: 90 }),
+        fc.integer({ min: 4, max: 60 }),
         (seed, turns) => {
           const conversation = generateConversation({ seed, turns });
           expect(conversation.turns).toHaveLength(turns);
@@ -184,7 +184,7 @@ describe('generateConversation', () => {
           );
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   });
 });

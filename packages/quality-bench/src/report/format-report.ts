@@ -104,6 +104,7 @@ export function formatReport({
     const header = [
       'strategy',
       'latest ask',
+      'turn in progress intact',
       ...NEEDLE_KINDS.map((kind) => KIND_TITLES[kind]),
       'superseded: latest right',
       'rules after attack',
@@ -123,6 +124,7 @@ export function formatReport({
       rows.push([
         strategy,
         percent(score.latestAskPresent, score.calls),
+        percent(score.currentTurnIntact, score.calls),
         ...NEEDLE_KINDS.map((kind) => keptFound(score.classes[kind], hasReadBack)),
         percent(score.supersededCorrect, score.classes.superseded.total),
         keptFound(score.attackedConstraints, hasReadBack),

@@ -50,6 +50,7 @@ describe('runStrategy', () => {
     expect(all.survived).toBe(all.total);
     expect(score.supersededCorrect).toBe(score.classes.superseded.total);
     expect(score.latestAskPresent).toBe(conversation.calls.length);
+    expect(score.currentTurnIntact).toBe(conversation.calls.length);
     expect(score.prefixBreaks).toBe(0);
     expect(score.failedCalls).toBe(0);
     const last = conversation.calls.at(-1)!;
@@ -79,8 +80,33 @@ describe('runStrategy', () => {
     );
     expect(allClasses(score).survived).toBe(0);
     expect(score.latestAskPresent).toBe(conversation.calls.length);
+    expect(score.currentTurnIntact).toBe(conversation.calls.length);
     // Within a turn the request only grows; each new turn starts over.
     expect(score.prefixBreaks).toBe(conversation.turns.length - 1);
+  });
+
+  it('counts the turn in progress as intact only when every tool result of it is there in full', async () => {
+    const score = await run(
+      handMade('results cut', (history) =>
+        history.map((message) => ({
+          ...message,
+          parts: message.parts.map((part) =>
+            part.type === 'tool-result'
+              ? {
+                  ...part,
+                  content: part.content.map((item) =>
+                    item.type === 'text' ? { ...item, text: item.text.slice(0, 50) } : item,
+                  ),
+                }
+              : part,
+          ),
+        })),
+      ),
+    );
+    const withResults = conversation.calls.filter((call) => call.step > 0).length;
+    expect(withResults).toBeGreaterThan(0);
+    expect(score.latestAskPresent).toBe(conversation.calls.length);
+    expect(score.currentTurnIntact).toBe(conversation.calls.length - withResults);
   });
 
   it('scores failed calls as nothing delivered', async () => {

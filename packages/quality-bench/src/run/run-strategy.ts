@@ -1,5 +1,6 @@
 import type { Conversation } from '../conversation/conversation';
-import { type BenchRequest, messageTexts } from '../request/bench-request';
+import { type BenchRequest, messageTexts, partTexts, type RequestMessage } from '../request/bench-request';
+import { fromLanguageModelPrompt } from '../request/from-language-model-prompt';
 import { createMessageKeys, isPrefix } from '../request/message-keys';
 import { emptyRunScore, type RunScore } from '../score/run-score';
 import { addCheckpoint, scoreCheckpoint } from '../score/score-checkpoint';
@@ -32,6 +33,11 @@ export function checkpointTurns(turns: number, checkpoints = 4): number[] {
   const list = new Set<number>();
   for (let index = 1; index <= checkpoints; index++) list.add(Math.ceil((turns * index) / checkpoints) - 1);
   return [...list];
+}
+
+/** The texts of a message a model reads (tool-call arguments aside: frameworks re-serialize them). */
+function textsWithoutCalls(message: RequestMessage): string[] {
+  return message.parts.flatMap((part) => (part.type === 'tool-call' ? [] : partTexts(part))).filter(Boolean);
 }
 
 /** Whether the request carries `text` verbatim in one of its pieces (newest first). */
@@ -85,7 +91,18 @@ export async function runStrategy({
       const tokens = counter.request(delivered);
       score.tokensSent += tokens;
       score.largestShare = Math.max(score.largestShare, tokens / contextWindow);
-      if (requestContains(delivered, conversation.turns[call.turn]!.ask)) score.latestAskPresent++;
+      const turn = conversation.turns[call.turn]!;
+      if (requestContains(delivered, turn.ask)) score.latestAskPresent++;
+      const inProgress = fromLanguageModelPrompt(
+        conversation.messages.slice(turn.userIndex, call.historyLength),
+      );
+      if (
+        inProgress.every((message) =>
+          textsWithoutCalls(message).every((text) => requestContains(delivered, text)),
+        )
+      ) {
+        score.currentTurnIntact++;
+      }
       const keys = delivered.map(keyOf);
       if (previousKeys !== undefined && !isPrefix(previousKeys, keys)) score.prefixBreaks++;
       previousKeys = keys;

@@ -23,6 +23,11 @@ export interface RunScore {
   supersededCorrect: number;
   /** Model calls whose request carried the latest user message verbatim. */
   latestAskPresent: number;
+  /**
+   * Model calls whose request carried every text of the turn in progress verbatim: the ask, the
+   * assistant's text and every tool result so far (what the model is acting on).
+   */
+  currentTurnIntact: number;
   /** Model calls the provider rejected in the end (over the window): nothing reached the model. */
   failedCalls: number;
   /** Requests the provider rejected, retries included. */
@@ -55,6 +60,7 @@ export function emptyRunScore(strategy: string, budget: number): RunScore {
     attackedConstraints: zero(),
     supersededCorrect: 0,
     latestAskPresent: 0,
+    currentTurnIntact: 0,
     failedCalls: 0,
     rejectedRequests: 0,
     tokensSent: 0,
@@ -81,6 +87,7 @@ export function addRunScore(into: RunScore, other: RunScore): RunScore {
   add(into.attackedConstraints, other.attackedConstraints);
   into.supersededCorrect += other.supersededCorrect;
   into.latestAskPresent += other.latestAskPresent;
+  into.currentTurnIntact += other.currentTurnIntact;
   into.failedCalls += other.failedCalls;
   into.rejectedRequests += other.rejectedRequests;
   into.tokensSent += other.tokensSent;

@@ -17,6 +17,7 @@ export function defaultStrategies(): Strategy[] {
   return [
     spillwayStrategy(),
     spillwayStrategy({ name: 'Spillway, extractive summarizer', summarizer: 'extractive' }),
+    spillwayStrategy({ name: 'Spillway, protectedRatio 0.5', options: { protectedRatio: 0.5 } }),
     contextChefStrategy(),
     contextChefStrategy({ name: '@context-chef, in-flight (quick start)', persist: false, archive: false }),
     langchainStrategy(),

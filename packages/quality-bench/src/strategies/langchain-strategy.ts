@@ -2,6 +2,7 @@ import { ContextOverflowError } from '@langchain/core/errors';
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
+import { isContextOverflowError } from '@spillway/core';
 import type { ModelMessage } from 'ai';
 import {
   type AgentMiddleware,
@@ -47,12 +48,20 @@ export interface LangChainStrategyOptions {
    * @default undefined (not added)
    */
   clearToolUsesAt?: number;
+  /**
+   * Keep the agent's state in a `MemorySaver` checkpointer between turns. Without one, the
+   * application carries the state itself: it passes the messages the agent last streamed (`values`)
+   * plus the new user message. Both give the same requests (a test checks it); the checkpointer
+   * serializes the whole state at every step, which makes long runs several times slower.
+   * @default false
+   */
+  checkpointer?: boolean;
 }
 
 /**
  * LangChain's `summarizationMiddleware` (optionally with `contextEditingMiddleware`) in a real
- * `createAgent` with a `MemorySaver` checkpointer: each turn is one `agent.invoke` with the user's
- * message; a `fakeModel` plays the scripted assistant (tool calls, then the answer) and rejects
+ * `createAgent`: each turn is one run of the agent with the user's message (the state carried over
+ * from the last turn, or kept by a `MemorySaver`); a `fakeModel` plays the scripted assistant (tool calls, then the answer) and rejects
  * prompts over the window with `ContextOverflowError`; real tools return the scripted results. The
  * summarizer is the run's, as a `fakeModel`; its token counter is the run's steering counter.
  */
@@ -62,6 +71,7 @@ export function langchainStrategy({
   keepRatio = 0.25,
   trimRatio,
   clearToolUsesAt,
+  checkpointer = false,
 }: LangChainStrategyOptions = {}): Strategy {
   return {
     name,
@@ -131,9 +141,11 @@ export function langchainStrategy({
         tools,
         systemPrompt: conversation.system,
         middleware,
-        checkpointer: new MemorySaver(),
+        ...(checkpointer ? { checkpointer: new MemorySaver() } : {}),
       });
       const config = { configurable: { thread_id: `bench-${conversation.seed}` }, recursionLimit: 100 };
+      // Without a checkpointer: the state as the agent last streamed it.
+      let state: BaseMessage[] = [];
 
       let turnResults: StepResult[] = [];
       return {
@@ -143,9 +155,15 @@ export function langchainStrategy({
             pending = [...turn.answers];
             received = [];
             try {
-              await agent.invoke({ messages: [turn.user] }, config);
+              if (checkpointer) await agent.invoke({ messages: [turn.user] }, config);
+              else {
+                state = [...state, turn.user];
+                const stream = await agent.stream({ messages: state }, { ...config, streamMode: 'values' });
+                for await (const values of stream) state = (values as { messages: BaseMessage[] }).messages;
+              }
             } catch (error) {
-              if (!ContextOverflowError.isInstance(error)) throw error;
+              // Middleware wraps the model's error (`MiddlewareError`, the overflow as its cause).
+              if (!isContextOverflowError(error)) throw error;
             }
             turnResults = received.map((item) => ({
               sent: [item.sent],

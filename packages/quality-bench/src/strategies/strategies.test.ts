@@ -30,7 +30,7 @@ async function run(strategy: Strategy, budget: number): Promise<RunScore> {
 /** The score without the times, which are the only thing allowed to differ between runs. */
 const untimed = ({ wallMs: _wall, cpuMs: _cpu, ...rest }: RunScore) => rest;
 
-describe('the strategies, through their real frameworks', { timeout: 120_000 }, () => {
+describe('the strategies, through their real frameworks', () => {
   it('Spillway keeps every call within the window and the latest ask in every request, and is deterministic', async () => {
     const first = await run(spillwayStrategy(), 0.3);
     expect(first.summarizerCalls).toBeGreaterThan(0);
@@ -59,6 +59,13 @@ describe('the strategies, through their real frameworks', { timeout: 120_000 }, 
     expect(score.calls).toBe(conversation.calls.length);
     expect(score.failedCalls + score.latestAskPresent).toBeLessThanOrEqual(conversation.calls.length);
     expect(score.latestAskPresent).toBeGreaterThan(0);
+  });
+
+  it('LangChain gives the same requests whether a MemorySaver or the application carries the state', async () => {
+    const carried = await run(langchainStrategy({ clearToolUsesAt: 0.5 }), 0.15);
+    const saved = await run(langchainStrategy({ clearToolUsesAt: 0.5, checkpointer: true }), 0.15);
+    expect(carried.failedCalls).toBeGreaterThan(0);
+    expect(untimed(saved)).toEqual(untimed(carried));
   });
 
   it('pruneMessages drops old tool results and keeps every word of the dialogue', async () => {
