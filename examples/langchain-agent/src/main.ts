@@ -3,16 +3,18 @@
  * window by `compactionMiddleware` from @spillway/langchain-memory. Prints, turn by turn, what the
  * agent state holds and what the model was actually sent, with the compaction events as they happen.
  *
- * Offline by default: LangChain's `fakeModel` plays the agent and the summarizer. With
- * OPENAI_API_KEY set, a real model (OPENAI_MODEL, default gpt-4.1-mini) does both.
+ * Offline by default: LangChain's `fakeModel` plays the agent and the summary model. With
+ * OPENAI_API_KEY set, a real model (OPENAI_MODEL, default gpt-4.1-mini) does both. The last turn is
+ * streamed with `streamMode: "messages"`, as a chat UI would, after a manual `compact()`.
  *
- * Exits non-zero if a prompt went over the window or the agent state lost or altered a message.
+ * Exits non-zero if a prompt went over the window, the agent state lost or altered a message, or a
+ * summary's tokens reached the stream.
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
 import { ChatOpenAI } from '@langchain/openai';
-import { type CompactionEvent, createEstimator, extractiveSummarizer } from '@spillway/core';
+import { type CompactionEvent, createEstimator } from '@spillway/core';
 import { COMPACTION_STATE_KEY, compactionMiddleware, toNeutralMessages } from '@spillway/langchain-memory';
 import { createAgent, createMiddleware, fakeModel } from 'langchain';
 import { z } from 'zod/v4';
@@ -63,6 +65,21 @@ function scriptedModel() {
   return model;
 }
 
+/** The offline summary model: a short summary naming the files read so far. */
+function summaryModel() {
+  const model = fakeModel();
+  for (let call = 0; call < 200; call++) {
+    model.respond((messages: BaseMessage[]) => {
+      const text = messages.map((message) => message.text).join('\n');
+      const files = [...new Set(text.match(/src\/module-\d+\.ts/g) ?? [])];
+      return new AIMessage(
+        `SUMMARY: the user had ${files.length} files read (${files.join(', ')}); each was read with read_file and its exports reported.`,
+      );
+    });
+  }
+  return model;
+}
+
 const online = Boolean(process.env.OPENAI_API_KEY);
 const model = online
   ? new ChatOpenAI({ model: process.env.OPENAI_MODEL ?? 'gpt-4.1-mini' })
@@ -79,19 +96,17 @@ const measure = createMiddleware({
 });
 
 const events: CompactionEvent[] = [];
+const compaction = compactionMiddleware({
+  contextWindow: CONTEXT_WINDOW,
+  // Offline, a fake summary model; online, the agent's own model writes the summaries.
+  ...(online ? {} : { model: summaryModel() }),
+  onEvent: (event) => events.push(event),
+});
 const agent = createAgent({
   model,
   tools: [readFile],
   systemPrompt: 'You are a careful coding assistant. Read the files the user names and say what they export.',
-  middleware: [
-    compactionMiddleware({
-      contextWindow: CONTEXT_WINDOW,
-      // Offline, a deterministic digest; online, the agent's own model writes the summaries.
-      ...(online ? {} : { summarizer: extractiveSummarizer }),
-      onEvent: (event) => events.push(event),
-    }),
-    measure,
-  ],
+  middleware: [compaction, measure],
   checkpointer: new MemorySaver(),
 });
 
@@ -102,13 +117,23 @@ console.log(
 console.log('turn | messages in state | tokens in state | largest prompt sent | what happened');
 console.log('-----|-------------------|-----------------|---------------------|--------------');
 let failures = 0;
+let streamed = '';
+let manual: Awaited<ReturnType<typeof compaction.compact>> | undefined;
 for (let turn = 0; turn < TURNS; turn++) {
   const before = sentTokens.length;
   const eventStart = events.length;
-  await agent.invoke(
-    { messages: [new HumanMessage(`Please read src/module-${turn}.ts and tell me what it exports.`)] },
-    config,
-  );
+  const input = {
+    messages: [new HumanMessage(`Please read src/module-${turn}.ts and tell me what it exports.`)],
+  };
+  if (turn < TURNS - 1) await agent.invoke(input, config);
+  else {
+    // The last turn as a chat UI runs it: "compact now" first, then stream the answer token by token.
+    const { values } = (await agent.graph.getState(config)) as { values: { messages: BaseMessage[] } };
+    manual = await compaction.compact({ messages: values.messages, threadId: 'example' });
+    for await (const [chunk] of await agent.stream(input, { ...config, streamMode: 'messages' })) {
+      streamed += (chunk as BaseMessage).text;
+    }
+  }
   const snapshot = (await agent.graph.getState(config)) as { values: { messages: BaseMessage[] } };
   const largest = Math.max(...sentTokens.slice(before));
   const happened = events
@@ -137,16 +162,28 @@ const final = (await agent.graph.getState(config)) as {
   values: { messages: BaseMessage[]; [COMPACTION_STATE_KEY]?: { coveredCount: number; summaries: string[] } };
 };
 const kept = final.values.messages.length;
-const compaction = final.values[COMPACTION_STATE_KEY];
+const compactionState = final.values[COMPACTION_STATE_KEY];
 console.log(
   `\nThe agent state keeps all ${kept} messages (${tokensOf(final.values.messages).toLocaleString('en-US')} tokens); ` +
-    `the summary in the checkpoint covers the first ${compaction?.coveredCount ?? 0}.`,
+    `the summary in the checkpoint covers the first ${compactionState?.coveredCount ?? 0}.`,
 );
 console.log(
   `Largest prompt sent: ${Math.max(...sentTokens).toLocaleString('en-US')} tokens of ${CONTEXT_WINDOW.toLocaleString('en-US')}.`,
 );
-if (compaction)
-  console.log(`\nSummary (first 400 characters):\n${compaction.summaries.at(-1)?.slice(0, 400)}…`);
+if (compactionState)
+  console.log(`\nSummary (first 400 characters):\n${compactionState.summaries.at(-1)?.slice(0, 400)}…`);
+if (manual) {
+  console.log(
+    `\ncompact() before the last turn: ${manual.compacted ? 'made a summary' : 'nothing older to summarize'}, covering ${manual.coveredCount} messages, ${manual.tokensBefore.toLocaleString('en-US')} → ${manual.tokensAfter.toLocaleString('en-US')} tokens.`,
+  );
+}
+console.log(
+  `Streamed to the app on the last turn (streamMode "messages"): ${JSON.stringify(streamed.slice(0, 160))}`,
+);
+// The summary model's tokens never reach the stream.
+const leaked =
+  streamed.includes('SUMMARY:') ||
+  (compactionState?.summaries ?? []).some((summary) => streamed.includes(summary.slice(0, 40)));
 
 // Offline, every tool result in the state must still be the whole file the tool returned.
 const altered =
@@ -157,10 +194,12 @@ const altered =
       message.content !== fileContent(/^\/\/ (\S+)/.exec(String(message.content))?.[1] ?? ''),
   );
 const lost = (!online && kept !== TURNS * 4) || altered;
-if (failures > 0 || lost || (!online && compaction === undefined)) {
+if (failures > 0 || lost || leaked || (!online && compactionState === undefined)) {
   console.error(
-    `\nFAILED: ${failures} prompt(s) over the window${lost ? '; messages were lost or altered' : ''}.`,
+    `\nFAILED: ${failures} prompt(s) over the window${lost ? '; messages were lost or altered' : ''}${leaked ? '; summary tokens reached the stream' : ''}.`,
   );
   process.exit(1);
 }
-console.log('\nOK: every prompt fit the window and no message was lost.');
+console.log(
+  '\nOK: every prompt fit the window, no message was lost, and no summary token reached the stream.',
+);

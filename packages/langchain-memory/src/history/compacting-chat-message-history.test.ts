@@ -309,3 +309,32 @@ test('bad options throw InvalidConfigError naming the option and the accepted ra
     expect(construct).toThrow(message);
   }
 });
+
+test('a new wrapper per getMessageHistory call still finds the summary (the default store is shared)', async () => {
+  const stored = new InMemoryChatMessageHistory();
+  let summaries = 0;
+  const summarizer: typeof extractiveSummarizer = (input) => {
+    summaries++;
+    return extractiveSummarizer(input);
+  };
+  const model = fakeModel();
+  for (let turn = 0; turn < 30; turn++) model.respond(new AIMessage(`Answer ${turn}.`));
+  const chain = new RunnableWithMessageHistory({
+    runnable: model,
+    getMessageHistory: (sessionId: string) =>
+      new CompactingChatMessageHistory({
+        history: stored,
+        conversationId: `fresh-${sessionId}`,
+        contextWindow: WINDOW,
+        summarizer,
+      }),
+  });
+  for (let turn = 0; turn < 30; turn++) {
+    await chain.invoke([new HumanMessage(turnText(turn))], { configurable: { sessionId: 'a' } });
+  }
+  const last = model.calls.at(-1)!.messages;
+  expect(last[0]!.text).toMatch(/^Summary of the earlier conversation/);
+  // One summary per compaction, not one per turn.
+  expect(summaries).toBeGreaterThan(0);
+  expect(summaries).toBeLessThan(12);
+});

@@ -12,6 +12,7 @@ import {
   createEstimator,
   deriveConversationId,
   extractiveSummarizer,
+  MemoryCompactionStore,
   type Message,
   type Summarizer,
   type SummaryPlacement,
@@ -35,6 +36,17 @@ import {
 } from '../options/option-checks';
 import { createModelSummarizer, type InvokableChatModel } from '../summarize/model-summarizer';
 import { dropToFit } from './drop-to-fit';
+
+/**
+ * The store histories share when none is given: `getMessageHistory` commonly makes a new history
+ * object per call, and the summary must outlive it.
+ */
+let sharedStore: MemoryCompactionStore | undefined;
+
+function defaultStore(): MemoryCompactionStore {
+  sharedStore ??= new MemoryCompactionStore();
+  return sharedStore;
+}
 
 /** Share of the window reserved for the template's own text when `templateTokens` is not given. */
 const TEMPLATE_SHARE = 0.05;
@@ -84,6 +96,13 @@ export interface CompactingChatMessageHistoryOptions extends Omit<CompactorOptio
    * @default 5% of the context window, at most 2,000
    */
   templateTokens?: number;
+  /**
+   * Where the summary state lives (keyed by `conversationId`). Pass a shared store
+   * (`@spillway/redis`, `@spillway/postgres`) to keep it across processes.
+   * @default one in-memory store shared by every history of the process (a new history object per
+   * `getMessageHistory` call still finds the summary)
+   */
+  store?: CompactorOptions['store'];
   /**
    * Tokens kept free for the incoming input where the history cannot see it: `getMessages()`, which
    * `RunnableWithMessageHistory` calls before it adds the input (`getPromptMessages({ input })` and
@@ -235,6 +254,7 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
     const effective: Summarizer = summarizer ?? summaryModel ?? extractiveSummarizer;
     this.compactor = createCompactor({
       ...engineOptions,
+      store: engineOptions.store ?? defaultStore(),
       summaryPlacement,
       ...(this.contextWindow === undefined ? {} : { contextWindow: this.contextWindow }),
       ...(contextWindows === undefined ? {} : { contextWindows }),
