@@ -145,6 +145,7 @@ test('old images become placeholders in the view, the stored message keeps the i
   const big = pngHeader(1568, 1568);
   const events: string[] = [];
   const history = new CompactingChatMessageHistory({
+    conversationId: 'test-1',
     history: new InMemoryChatMessageHistory(),
     contextWindow: 4000,
     summarizer: extractiveSummarizer,
@@ -204,6 +205,7 @@ test('a write through another wrapper of the same stored history shows in the ne
 
 test('tokenCounter decides when the view is compacted', async () => {
   const history = new CompactingChatMessageHistory({
+    conversationId: 'test-2',
     history: new InMemoryChatMessageHistory(),
     contextWindow: 16_000,
     summarizer: extractiveSummarizer,
@@ -221,6 +223,7 @@ test('tokenCounter decides when the view is compacted', async () => {
 test('getPromptMessages counts the real input; an input that cannot fit throws before anything is sent', async () => {
   const stored = new InMemoryChatMessageHistory();
   const history = new CompactingChatMessageHistory({
+    conversationId: 'test-3',
     history: stored,
     contextWindow: WINDOW,
     summarizer: extractiveSummarizer,
@@ -245,6 +248,7 @@ test('getPromptMessages counts the real input; an input that cannot fit throws b
 
 test('compact() summarizes now and returns what it did; the stored messages stay', async () => {
   const history = new CompactingChatMessageHistory({
+    conversationId: 'test-4',
     history: new InMemoryChatMessageHistory(),
     contextWindow: 8000,
     summarizer: extractiveSummarizer,
@@ -269,6 +273,7 @@ test('a chat model given as model sizes the window from its profile and writes t
   const summaryModel = createSummaryModel();
   Object.defineProperty(summaryModel, 'profile', { value: { maxInputTokens: 3000 } });
   const history = new CompactingChatMessageHistory({
+    conversationId: 'test-5',
     history: new InMemoryChatMessageHistory(),
     model: summaryModel,
   });

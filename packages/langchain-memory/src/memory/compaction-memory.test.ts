@@ -19,7 +19,11 @@ test('in a classic ConversationChain: the prompt carries a summary and stays in 
   const callbacks = [
     { handleChatModelStart: (_llm: unknown, messages: BaseMessage[][]) => void prompts.push(messages[0]!) },
   ];
-  const memory = new CompactionMemory({ contextWindow: WINDOW, summarizer: extractiveSummarizer });
+  const memory = new CompactionMemory({
+    conversationId: 'memory-1',
+    contextWindow: WINDOW,
+    summarizer: extractiveSummarizer,
+  });
   const chain = new ConversationChain({ llm: model, memory });
   for (let turn = 0; turn < 30; turn++) {
     const input = `Remember item ${turn}: /data/item-${turn}.csv ${'padding '.repeat(40)}`;
@@ -41,12 +45,17 @@ test('in a classic ConversationChain: the prompt carries a summary and stays in 
 });
 
 test('loadMemoryVariables: a transcript under memoryKey, or messages with returnMessages', async () => {
-  const memory = new CompactionMemory({ memoryKey: 'chat_history', humanPrefix: 'User', aiPrefix: 'Bot' });
+  const memory = new CompactionMemory({
+    conversationId: 'memory-2',
+    memoryKey: 'chat_history',
+    humanPrefix: 'User',
+    aiPrefix: 'Bot',
+  });
   await memory.saveContext({ question: 'Hi there' }, { answer: 'Hello!' });
   expect(memory.memoryKeys).toEqual(['chat_history']);
   expect(await memory.loadMemoryVariables({})).toEqual({ chat_history: 'User: Hi there\nBot: Hello!' });
 
-  const asMessages = new CompactionMemory({ returnMessages: true });
+  const asMessages = new CompactionMemory({ conversationId: 'memory-3', returnMessages: true });
   await asMessages.saveContext({ input: 'a' }, { output: 'b' });
   const { history } = await asMessages.loadMemoryVariables({});
   expect(HumanMessage.isInstance(history[0])).toBe(true);
@@ -68,7 +77,11 @@ test('ConversationChain with large inputs: 40 of 40 turns fit the window and are
     contextWindow: WINDOW,
     responses: Array.from({ length: 40 }, (_, turn) => `Noted item ${turn}. ${'More words. '.repeat(20)}`),
   });
-  const memory = new CompactionMemory({ contextWindow: WINDOW, summarizer: extractiveSummarizer });
+  const memory = new CompactionMemory({
+    conversationId: 'memory-4',
+    contextWindow: WINDOW,
+    summarizer: extractiveSummarizer,
+  });
   const chain = new ConversationChain({ llm: model, memory });
   let failed = 0;
   for (let turn = 0; turn < 40; turn++) {
@@ -104,7 +117,12 @@ test('ConversationChain with a ChatPromptTemplate of its own: one system message
     ['human', '{input}'],
   ]);
   // `llm`, as LangChain's summary memories call it: the summaries are written by this model.
-  const memory = new CompactionMemory({ contextWindow: WINDOW, returnMessages: true, llm: summaryModel });
+  const memory = new CompactionMemory({
+    conversationId: 'memory-5',
+    contextWindow: WINDOW,
+    returnMessages: true,
+    llm: summaryModel,
+  });
   const chain = new ConversationChain({ llm: model, memory, prompt });
   for (let turn = 0; turn < 30; turn++) await chain.invoke({ input: archiveInput(turn) });
   expect(model.rejected).toBe(0);
@@ -121,7 +139,11 @@ test('ConversationChain with a ChatPromptTemplate of its own: one system message
 
 test('an input that cannot fit fails before the model is called, and nothing stored is lost', async () => {
   const model = new WindowedListChatModel({ contextWindow: WINDOW, responses: ['ok', 'ok', 'ok'] });
-  const memory = new CompactionMemory({ contextWindow: WINDOW, summarizer: extractiveSummarizer });
+  const memory = new CompactionMemory({
+    conversationId: 'memory-6',
+    contextWindow: WINDOW,
+    summarizer: extractiveSummarizer,
+  });
   const chain = new ConversationChain({ llm: model, memory });
   await chain.invoke({ input: 'First question.' });
   const before = await memory.chatHistory.getOriginalMessages();
@@ -138,7 +160,11 @@ test('an input that cannot fit fails before the model is called, and nothing sto
 });
 
 test('compact() compacts now, in LangChain messages, and says what it did', async () => {
-  const memory = new CompactionMemory({ contextWindow: 16_000, returnMessages: true });
+  const memory = new CompactionMemory({
+    conversationId: 'memory-7',
+    contextWindow: 16_000,
+    returnMessages: true,
+  });
   for (let turn = 0; turn < 12; turn++) {
     await memory.saveContext({ input: archiveInput(turn) }, { output: `Noted item ${turn}.` });
   }

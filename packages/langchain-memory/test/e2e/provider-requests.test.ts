@@ -94,6 +94,7 @@ describe.each(providers)('$name', (provider) => {
     ]);
     const history = new CompactingChatMessageHistory({
       history: new InMemoryChatMessageHistory(),
+      conversationId: `history ${provider.name}`,
       contextWindow: WINDOW,
       summarizer: extractiveSummarizer,
     });
@@ -120,6 +121,7 @@ describe.each(providers)('$name', (provider) => {
       ['human', '{input}'],
     ]);
     const memory = new CompactionMemory({
+      conversationId: `memory ${provider.name}`,
       contextWindow: WINDOW,
       returnMessages: true,
       summarizer: extractiveSummarizer,
