@@ -140,8 +140,15 @@ export interface Compactor {
   idle(): Promise<void>;
 }
 
-/** Longest wait for another instance's summary before a request goes on without it, in milliseconds. */
+/**
+ * Longest wait for another instance's summary before a request goes on without it, in
+ * milliseconds: the foreground time limit for making a summary (`summaryTimeouts.foreground` where
+ * the options have it), 15 s by default.
+ */
 const FOREGROUND_WAIT_MS = 15_000;
+const foregroundLimit = (options: ResolvedCompactionOptions): number =>
+  (options as { summaryTimeouts?: { foreground?: number } }).summaryTimeouts?.foreground ??
+  FOREGROUND_WAIT_MS;
 
 interface Flight {
   kind: 'request' | 'background';
@@ -240,7 +247,7 @@ export function createCompactor({
           flight: shared,
           conversationId: id,
           allowSummarize,
-          waitMs: FOREGROUND_WAIT_MS,
+          waitMs: foregroundLimit(resolved),
           abortSignal,
           needsSummary: (state) =>
             needsSummary({
@@ -380,7 +387,7 @@ export function createCompactor({
           lease = await claimSummary(shared, id, {
             loaded: { state: loaded.state, revision },
             stillNeeded: () => true,
-            wait: { deadline: Date.now() + FOREGROUND_WAIT_MS, abortSignal },
+            wait: { deadline: Date.now() + foregroundLimit(resolved), abortSignal },
           });
           // Another instance compacted it (or the store failed): that is the answer.
           if (lease.kind === 'skip') return applicable(messages, lease.loaded.state);

@@ -62,12 +62,13 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
   );
 
   // The agent state is the durable copy; the store may hold a newer one (a background summary).
-  const stored = await store.get(conversationId);
+  // A store that is down or holds something unreadable never fails the call (prepare reports it).
+  const stored = await store.get(conversationId).catch(() => undefined);
   const chosen = bestState(conversation, [
     stored,
     request.state[COMPACTION_STATE_KEY] as CompactionState | undefined,
   ]);
-  if (chosen !== undefined && chosen !== stored) await store.set(conversationId, chosen);
+  if (chosen !== undefined && chosen !== stored) await store.set(conversationId, chosen).catch(() => {});
 
   const overheadTokens = toolDefinitionTokens(request.tools as readonly ToolLike[], compactor.estimator);
   const common = {

@@ -39,7 +39,7 @@ export async function compactThread({
 }: CompactThreadOptions & { compactor: Compactor; modelId: string | undefined }): Promise<CompactNowResult> {
   const conversation = toNeutralMessages(messages);
   const conversationId = threadConversationId(threadId, conversation);
-  const previous = await compactor.store.get(conversationId);
+  const previous = await compactor.store.get(conversationId).catch(() => undefined);
   const coveredBefore = stateMatches(conversation, previous) ? previous!.coveredCount : 0;
   const common = {
     conversationId,
