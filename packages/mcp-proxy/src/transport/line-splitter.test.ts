@@ -44,4 +44,19 @@ describe('LineSplitter', () => {
     expect(seen).toEqual(['ok', 'next']);
     expect(oversized.length).toBe(1);
   });
+
+  it('tells about a large line before joining it and once its pieces are dropped, and only then', () => {
+    const events: string[] = [];
+    const splitter = new LineSplitter({
+      maxLineBytes: 1 << 20,
+      largeLineBytes: 20,
+      onLine: (line) => events.push(`line ${line.length}`),
+      onOversized: () => {},
+      onLargeLine: () => events.push('large'),
+    });
+    splitter.push(Buffer.from('short\n0123456789'));
+    splitter.push(Buffer.from('0123456789'));
+    splitter.push(Buffer.from('0123456789\nok\n'));
+    expect(events).toEqual(['line 5', 'large', 'large', 'line 30', 'line 2']);
+  });
 });

@@ -8,9 +8,21 @@ export interface LineSplitterOptions {
   onOversized: (bytes: number) => void;
   /** Longest line accepted, in bytes. */
   maxLineBytes: number;
+  /**
+   * Called with a line of at least `largeLineBytes` bytes once it is joined and its pieces are
+   * dropped, before `onLine` (the proxy collects garbage there).
+   * @default none
+   */
+  onLargeLine?: () => void;
+  /**
+   * Lines from this many bytes on count as large.
+   * @default 8388608 (8 MiB)
+   */
+  largeLineBytes?: number;
 }
 
 const NEWLINE = 0x0a;
+const LARGE_LINE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Splits a UTF-8 byte stream into newline-delimited lines in linear time. Each chunk is decoded as it
@@ -44,7 +56,15 @@ export class LineSplitter {
         const last = this.decoder.write(chunk.subarray(start, newline)) + this.decoder.end();
         const parts = this.chunks;
         this.chunks = [];
-        this.emit(parts.length === 0 ? last : parts.join('') + last);
+        const large = this.bytes + newline - start >= (this.options.largeLineBytes ?? LARGE_LINE_BYTES);
+        // Garbage of reading the line goes before the joined copy is made, the pieces after.
+        if (large) this.options.onLargeLine?.();
+        // One join: `joined + last` would be a rope that JSON.parse copies flat once more.
+        if (parts.length > 0) parts.push(last);
+        const line = parts.length === 0 ? last : parts.join('');
+        parts.length = 0;
+        if (large) this.options.onLargeLine?.();
+        this.emit(line);
       }
       this.chunks = [];
       this.bytes = 0;

@@ -1,7 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { type JSONRPCMessage, JSONRPCMessageSchema, type Transport } from '../sdk/mcp-sdk';
+import type { JSONRPCMessage, Transport } from '../sdk/mcp-sdk';
+import { collectGarbage } from './collect-garbage';
 import { LineSplitter } from './line-splitter';
 import { spawnUpstream } from './spawn-upstream';
+
+/** Messages from this many characters on are handed on after a garbage collection (see `receive`). */
+const LARGE_MESSAGE_CHARS = 8 * 1024 * 1024;
 
 /** How long a child that closed its stdout has to exit before the connection is ended without it. */
 const STDOUT_END_GRACE = 500;
@@ -54,6 +58,7 @@ export class StdioUpstreamTransport implements Transport {
     this.options = options;
     this.splitter = new LineSplitter({
       maxLineBytes: options.maxMessageBytes,
+      onLargeLine: collectGarbage,
       onLine: (line) => this.receive(line),
       onOversized: (bytes) =>
         this.onerror?.(
@@ -157,7 +162,8 @@ export class StdioUpstreamTransport implements Transport {
   private receive(line: string): void {
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line)) as JSONRPCMessage;
+      message = JSON.parse(line) as JSONRPCMessage;
+      if (!isJsonRpcMessage(message)) throw new Error('not a JSON-RPC 2.0 message');
     } catch (error) {
       const preview = line.length > 200 ? `${line.slice(0, 200)}…` : line;
       this.onerror?.(
@@ -165,6 +171,19 @@ export class StdioUpstreamTransport implements Transport {
           cause: error,
         }),
       );
+      return;
+    }
+    if (line.length >= LARGE_MESSAGE_CHARS) {
+      // A very large message: handed on after a garbage collection, once its line is unreferenced, so
+      // the line is gone before the message's handling allocates anything large.
+      this.pending.push(message);
+      if (!this.waiting) {
+        this.waiting = true;
+        setImmediate(() => {
+          collectGarbage();
+          this.flush();
+        });
+      }
       return;
     }
     this.deliver(message);
@@ -199,4 +218,21 @@ export class StdioUpstreamTransport implements Transport {
     this.splitter.clear();
     this.onclose?.();
   }
+}
+
+/**
+ * A cheap check that `value` is a JSON-RPC 2.0 request, notification or response (the SDK's zod
+ * schema costs as much as the rest of a small call's forwarding; the SDK validates what it uses).
+ */
+function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
+  if (value === null || typeof value !== 'object' || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+    return false;
+  }
+  const message = value as { method?: unknown; id?: unknown; result?: unknown; error?: unknown };
+  if (message.method !== undefined) return typeof message.method === 'string';
+  const idValid = typeof message.id === 'string' || typeof message.id === 'number' || message.id === null;
+  return (
+    idValid &&
+    ((message.result !== null && typeof message.result === 'object') || message.error !== undefined)
+  );
 }

@@ -284,4 +284,17 @@ describe('truncateCallToolResult', () => {
       { numRuns: 60 },
     );
   });
+
+  it('passes small text answers untouched without counting: the estimate stays under 4 tokens per code unit (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        expect(estimateTokens(text)).toBeLessThanOrEqual(4 * text.length);
+        const result: CallToolResult = { content: [{ type: 'text', text }] };
+        expect(truncateCallToolResult(result, { budget: { ...budget, maxResultTokens: 1200 } }).result).toBe(
+          result,
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

@@ -93,6 +93,15 @@ export function truncateContent(
     validateStructuredContent,
   }: TruncateContentOptions,
 ): TruncateContentResult {
+  if (fitsWithoutCounting(source, originalStructuredContent, budget)) {
+    return {
+      blocks: source,
+      appended: [],
+      structuredContent: originalStructuredContent,
+      structuredContentDropped: false,
+      changes: [],
+    };
+  }
   const changes: string[] = [];
   // The texts of this result kept for paging: a later one must not evict an earlier one (its marker
   // already points at it), e.g. server-filesystem's 50 MB file as text and again as structuredContent.
@@ -306,6 +315,26 @@ class PagingTarget {
     if (ref !== undefined) this.refs.push(ref);
     return ref;
   }
+}
+
+/**
+ * The fast path of a small answer: only text blocks (no media, no structured content) whose UTF-16
+ * length, times 4 (the estimate never gives more than 3 tokens per code unit: a property test checks
+ * it), fits the budget. Nothing to count, nothing to cut.
+ */
+function fitsWithoutCounting(
+  source: readonly ContentBlock[],
+  structuredContent: unknown,
+  budget: ToolBudget,
+): boolean {
+  if (structuredContent !== undefined) return false;
+  let chars = 0;
+  for (const block of source) {
+    if (block === null || typeof block !== 'object') return false;
+    if (block.type === 'text' && typeof block.text === 'string') chars += block.text.length;
+    else if (block.type !== 'resource_link') return false;
+  }
+  return chars * 4 <= budget.maxResultTokens;
 }
 
 function textOf(block: ContentBlock): string | undefined {
