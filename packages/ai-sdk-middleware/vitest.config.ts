@@ -10,5 +10,7 @@ export default defineProject({
   test: {
     name: 'ai-sdk-middleware',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Long scripted sessions through the real SDK take seconds on a busy 2-core machine.
+    testTimeout: 30_000,
   },
 });

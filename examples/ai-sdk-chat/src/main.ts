@@ -124,12 +124,14 @@ function describe(event: CompactionEvent): string {
       return `provider said "too long": retry ${event.attempt}`;
     case 'store-error':
       return `store ${event.operation} failed (${event.reason}); the request went on without it`;
+    case 'context-window-unknown':
+      return `the window of ${event.model ?? 'the model'} is unknown: not compacting`;
   }
 }
 
 console.log(`Spillway AI SDK demo — ${label}`);
 console.log(
-  `${TURNS} turns, context window ${format(CONTEXT_WINDOW)} tokens (thresholds: background 80%, compact 85%, emergency 95%)\n`,
+  `${TURNS} turns, context window ${format(CONTEXT_WINDOW)} tokens (thresholds: background 80%, compact 85%)\n`,
 );
 
 const messages: ModelMessage[] = [];

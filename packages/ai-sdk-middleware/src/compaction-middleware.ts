@@ -3,23 +3,27 @@ import {
   type CompactionEventHandler,
   type Compactor,
   ContextOverflowError,
+  callWithOverflowRecovery,
   createCompactor,
   deriveConversationId,
   extractiveSummarizer,
   InvalidConfigError,
-  isContextOverflowError,
   type Message,
+  type PrepareOptions,
   type PrepareResult,
   type Summarizer,
   type SummarizerInput,
   TOOL_RESULT_MAX_CHARS,
 } from '@spillway/core';
+import { modelContextWindow } from './call/model-context-window';
+import { endsTurn, readUsage } from './call/read-usage';
 import { readSpillwayCallOptions } from './call/spillway-call-options';
 import type { CompactionMiddlewareOptions } from './compaction-middleware-options';
 import { fromNeutralMessages, type PromptVersion } from './prompt/from-neutral-messages';
 import { createPromptConverter } from './prompt/prompt-converter';
 import { repairPrompt } from './prompt/repair-prompt';
 import type { SdkMessage, SdkPrompt } from './prompt/sdk-prompt';
+import { surfaceStreamOverflow } from './stream/surface-stream-overflow';
 import { isLanguageModel, type LanguageModelLike } from './summarize/language-model-like';
 import { languageModelSummarizer } from './summarize/language-model-summarizer';
 
@@ -70,9 +74,12 @@ interface CallContext {
   uncapped: readonly Message[];
   conversationId: string;
   modelId: string;
+  /** What every `prepare` of this call is given (retries add the attempt and the error). */
+  prepareOptions: Omit<PrepareOptions, 'overflowAttempt' | 'overflowError'>;
+  /** The request as first prepared. */
+  prepared: PrepareResult;
   contextWindow: number | undefined;
   overheadTokens: number;
-  estimatedTokens: number;
   version: PromptVersion;
   /** The caller's SDK message for each unchanged neutral message (computed when first needed). */
   current: () => ReadonlyMap<Message, SdkMessage>;
@@ -189,17 +196,20 @@ export function compactionMiddleware({
   };
 
   /** Runs after a completed response (for a stream, inside its `flush`): must never throw. */
-  const afterResponse = (context: CallContext, usage: unknown) => {
+  const afterResponse = (
+    context: CallContext,
+    prepared: PrepareResult,
+    usage: unknown,
+    turnFinished: boolean,
+  ) => {
     try {
       const { inputTokens, outputTokens } = readUsage(usage);
       const work = compactor.afterResponse(context.messages, {
-        conversationId: context.conversationId,
-        model: context.modelId,
-        contextWindow: context.contextWindow,
+        ...context.prepareOptions,
         inputTokens,
-        estimatedTokens: context.estimatedTokens,
+        estimatedTokens: prepared.estimatedTokens,
         responseTokens: outputTokens ?? 0,
-        overheadTokens: context.overheadTokens,
+        turnFinished,
       });
       waitUntil?.(work);
     } catch (error) {
@@ -215,61 +225,35 @@ export function compactionMiddleware({
   };
 
   /**
-   * Makes the call; when the provider answers "context too long", compacts harder and calls again
-   * (`call` with the new params), up to `maxOverflowRetries` times. Returns the result and the
-   * context of the prompt that was accepted.
+   * Makes the call; when the provider answers "context too long" (thrown, or as the first event of
+   * a stream), compacts harder and calls again with the new prompt, through the core's shared
+   * recovery (never the same prompt twice, at most `maxOverflowRetries` retries).
    */
-  const callWithRecovery = async <Params extends CallParamsLike, Result>(
+  const callWithRecovery = <Params extends CallParamsLike, Result>(
     context: CallContext,
     params: Params,
     first: () => PromiseLike<Result>,
     call: (params: Params) => PromiseLike<Result>,
-  ): Promise<{ result: Awaited<Result>; context: CallContext }> => {
-    let lastError: unknown;
-    try {
-      return { result: await first(), context };
-    } catch (error) {
-      if (!isContextOverflowError(error)) throw error;
-      lastError = error;
-    }
-    let tokenCount: number | undefined;
-    for (let attempt = 1; attempt <= maxOverflowRetries; attempt++) {
-      if (params.abortSignal?.aborted) throw lastError;
-      let prepared: PrepareResult;
-      try {
-        prepared = await compactor.prepare(context.messages, {
-          conversationId: context.conversationId,
-          model: context.modelId,
-          contextWindow: context.contextWindow,
-          overheadTokens: context.overheadTokens,
-          overflowAttempt: attempt,
-          abortSignal: params.abortSignal,
-        });
-      } catch (compactionError) {
-        if (params.abortSignal?.aborted) throw compactionError;
-        // No smaller prompt to retry with: the caller gets the provider's own error, not ours.
+  ) =>
+    callWithOverflowRecovery({
+      compactor,
+      messages: context.messages,
+      prepareOptions: context.prepareOptions,
+      prepared: context.prepared,
+      maxRetries: maxOverflowRetries,
+      ...(params.abortSignal === undefined ? {} : { abortSignal: params.abortSignal }),
+      send: (prepared, attempt) =>
+        attempt === 0 ? first() : call({ ...params, prompt: build(prepared.messages, context) }),
+      onRetry: (prepared, attempt) => reportUsage(context, prepared, attempt),
+      onCompactionError: (error) =>
         emit({
           type: 'compaction-failed',
           conversationId: context.conversationId,
           reason: 'overflow',
-          error: compactionError,
+          error,
           fallback: 'none',
-        });
-        throw lastError;
-      }
-      tokenCount = prepared.tokensAfter;
-      reportUsage(context, prepared, attempt);
-      const retryParams = { ...params, prompt: build(prepared.messages, context) };
-      try {
-        const result = await call(retryParams);
-        return { result, context: { ...context, estimatedTokens: prepared.estimatedTokens } };
-      } catch (retryError) {
-        if (!isContextOverflowError(retryError)) throw retryError;
-        lastError = retryError;
-      }
-    }
-    throw new ContextOverflowError({ tokenCount, contextWindow: context.contextWindow, cause: lastError });
-  };
+        }),
+    });
 
   return {
     specificationVersion: 'v3',
@@ -295,12 +279,17 @@ export function compactionMiddleware({
           resolveConversationId?.({ params, model }) ??
           deriveConversationId(converted.messages);
         rememberModel(conversationId, model as LanguageModelLike);
-        const prepared = await compactor.prepare(converted.messages, {
+        const contextWindow = callOptions.contextWindow ?? modelContextWindow(model);
+        const prepareOptions: CallContext['prepareOptions'] = {
           conversationId,
           model: model.modelId,
-          contextWindow: engineOptions.contextWindow,
+          provider: model.provider,
           overheadTokens,
-          abortSignal: params.abortSignal,
+          ...(contextWindow === undefined ? {} : { contextWindow }),
+        };
+        const prepared = await compactor.prepare(converted.messages, {
+          ...prepareOptions,
+          ...(params.abortSignal === undefined ? {} : { abortSignal: params.abortSignal }),
         });
         if (converted.records.length > 0) {
           emit({ type: 'truncation', conversationId: prepared.conversationId, records: converted.records });
@@ -316,9 +305,10 @@ export function compactionMiddleware({
           uncapped: converted.uncapped,
           conversationId: prepared.conversationId,
           modelId: model.modelId,
+          prepareOptions,
+          prepared,
           contextWindow: prepared.contextWindow,
           overheadTokens,
-          estimatedTokens: prepared.estimatedTokens,
           version,
           current: once(converted.current),
           original,
@@ -329,7 +319,9 @@ export function compactionMiddleware({
         return transformed;
       } catch (error) {
         if (params.abortSignal?.aborted) throw error;
-        // Compaction must never be the reason a call fails: send the conversation as it is.
+        // Even the smallest request cannot fit: no provider call is made.
+        if (ContextOverflowError.isInstance(error)) throw error;
+        // Otherwise compaction must never be the reason a call fails: send the conversation as it is.
         emit({
           type: 'compaction-failed',
           conversationId: 'unknown',
@@ -344,35 +336,49 @@ export function compactionMiddleware({
     async wrapGenerate({ doGenerate, params, model }) {
       const context = contexts.get(params);
       if (context === undefined) return doGenerate();
-      const { result, context: sent } = await callWithRecovery(context, params, doGenerate, (retryParams) =>
+      const { result, prepared } = await callWithRecovery(context, params, doGenerate, (retryParams) =>
         model.doGenerate(retryParams),
       );
-      afterResponse(sent, (result as { usage?: unknown }).usage);
+      const { usage, finishReason, content } = result as {
+        usage?: unknown;
+        finishReason?: unknown;
+        content?: readonly { type?: unknown }[];
+      };
+      const toolCalls = Array.isArray(content) && content.some((part) => part?.type === 'tool-call');
+      afterResponse(context, prepared, usage, endsTurn(finishReason, toolCalls));
       return result;
     },
 
     async wrapStream({ doStream, params, model }) {
       const context = contexts.get(params);
       if (context === undefined) return doStream();
-      const { result, context: sent } = await callWithRecovery(context, params, doStream, (retryParams) =>
-        model.doStream(retryParams),
+      const { result, prepared } = await callWithRecovery(
+        context,
+        params,
+        async () => surfaceStreamOverflow(await doStream()),
+        async (retryParams) => surfaceStreamOverflow(await model.doStream(retryParams)),
       );
-      const { stream } = result as { stream?: ReadableStream<{ type: string; usage?: unknown }> };
+      type Part = { type: string; usage?: unknown; finishReason?: unknown };
+      const { stream } = result as { stream?: ReadableStream<Part> };
       if (!(stream instanceof ReadableStream)) return result;
       let usage: unknown;
+      let finishReason: unknown;
       let finished = false;
+      let toolCalls = false;
       const watched = stream.pipeThrough(
-        new TransformStream<{ type: string; usage?: unknown }, { type: string; usage?: unknown }>({
+        new TransformStream<Part, Part>({
           transform(chunk, controller) {
+            if (chunk?.type === 'tool-call') toolCalls = true;
             if (chunk?.type === 'finish') {
               usage = chunk.usage;
+              finishReason = chunk.finishReason;
               finished = true;
             }
             controller.enqueue(chunk);
           },
           flush() {
             // The stream has ended: start background work without holding the stream open.
-            if (finished) afterResponse(sent, usage);
+            if (finished) afterResponse(context, prepared, usage, endsTurn(finishReason, toolCalls));
           },
         }),
       );
@@ -397,22 +403,6 @@ function resolveSummarizer(
     value: summarizer,
     message: "must be a language model, a function or 'extractive'",
   });
-}
-
-/** Reads V3/V4 usage (`{ inputTokens: { total } }`) and older flat usage (`{ inputTokens: n }`). */
-function readUsage(usage: unknown): { inputTokens?: number; outputTokens?: number } {
-  if (typeof usage !== 'object' || usage === null) return {};
-  const record = usage as { inputTokens?: unknown; outputTokens?: unknown };
-  return { inputTokens: total(record.inputTokens), outputTokens: total(record.outputTokens) };
-}
-
-function total(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'object' && value !== null) {
-    const inner = (value as { total?: unknown }).total;
-    if (typeof inner === 'number' && Number.isFinite(inner)) return inner;
-  }
-  return undefined;
 }
 
 function once<T>(compute: () => T): () => T {

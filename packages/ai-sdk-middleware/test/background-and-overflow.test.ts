@@ -7,7 +7,7 @@ import {
 } from '@spillway/core';
 import { describe, expect, it } from 'vitest';
 import { compactionMiddleware } from '../src/index';
-import { agentTurn } from './conversation';
+import { agentTurn, chatTurn } from './conversation';
 import { promptTokens } from './measure';
 import { openAiOverflowError, sdks, textChunks, textResult } from './sdk';
 
@@ -20,6 +20,14 @@ function gate() {
   return { promise, open };
 }
 
+/** A plain chat of `turns` question/answer pairs and the user's next question. */
+function chatHistory(turns: number): unknown[] {
+  const history: unknown[] = [];
+  for (let turn = 1; turn <= turns; turn++) history.push(...chatTurn(turn));
+  history.push({ role: 'user', content: `What is the status of ORD-${turns + 1}?` });
+  return history;
+}
+
 describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) => {
   /** The model behind a middleware that only caps tool results (a window too large to compact). */
   // biome-ignore lint/suspicious/noExplicitAny: a mock of either version
@@ -30,8 +38,7 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
     });
 
   it('ends the stream before background compaction finishes, and applies its summary next call', async () => {
-    const history: unknown[] = [];
-    for (let turn = 1; turn <= 12; turn++) history.push(...agentTurn(sdk, turn));
+    const history = chatHistory(12);
     // Measure the prompt once, then choose a window the conversation fills to 82%: over the
     // background threshold (0.80), under the compact one (0.85).
     const probe = sdk.createMockModel({ doGenerate: textResult('ok', 1) });
@@ -45,6 +52,7 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
     const middleware = compactionMiddleware({
       contextWindow: window,
       auditIdentifiers: false,
+      summarizerMaxInputTokens: 1_000_000,
       waitUntil: (promise) => kept.push(promise),
       summarizer: async () => {
         summarizerCalls++;
@@ -93,8 +101,7 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
   });
 
   it('a stored summary is not applied to an edited history under the same conversation id', async () => {
-    const history: unknown[] = [];
-    for (let turn = 1; turn <= 12; turn++) history.push(...agentTurn(sdk, turn));
+    const history = chatHistory(12);
     const probe = sdk.createMockModel({ doGenerate: textResult('ok', 1) });
     await sdk.generateText({ model: probeModel(probe), messages: history });
     const window = Math.ceil(promptTokens(probe.doGenerateCalls[0].prompt) / 0.82);
@@ -124,6 +131,7 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
       { role: 'user', content: 'Turn 1: please look at src/other.ts instead.' },
       ...history.slice(1),
     ];
+    edited.push({ role: 'assistant', content: 'ok' });
     await sdk.generateText({
       model: wrapped,
       messages: [...edited, { role: 'user', content: 'next' }],
@@ -166,8 +174,7 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
   });
 
   it('by default each conversation is summarized by its own model, not by the one called last', async () => {
-    const history: unknown[] = [];
-    for (let turn = 1; turn <= 12; turn++) history.push(...agentTurn(sdk, turn));
+    const history = chatHistory(12);
     const probe = sdk.createMockModel({ doGenerate: textResult('ok', 1) });
     await sdk.generateText({ model: probeModel(probe), messages: history });
     const window = Math.ceil(promptTokens(probe.doGenerateCalls[0].prompt) / 0.82);
@@ -199,7 +206,12 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
       set: (id: string, state: CompactionState) => inner.set(id, state),
       delete: (id: string) => inner.delete(id),
     };
-    const middleware = compactionMiddleware({ contextWindow: window, store, auditIdentifiers: false });
+    const middleware = compactionMiddleware({
+      contextWindow: window,
+      store,
+      auditIdentifiers: false,
+      summarizerMaxInputTokens: 1_000_000,
+    });
     await sdk.generateText({
       model: sdk.wrapLanguageModel({ model: first, middleware }),
       messages: history,
@@ -292,28 +304,53 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
     });
   });
 
-  it('surfaces a ContextOverflowError with the provider error as cause when retries run out', async () => {
+  it('an overflow on a prompt that cannot shrink costs one provider call, then a ContextOverflowError', async () => {
     const model = sdk.createMockModel({
+      doGenerate: async () => {
+        throw openAiOverflowError(sdk);
+      },
+    });
+    const middleware = compactionMiddleware({ summarizer: 'extractive', maxOverflowRetries: 4 });
+    const error = await sdk
+      .generateText({ model: sdk.wrapLanguageModel({ model, middleware }), prompt: 'hello', maxRetries: 0 })
+      .catch((caught: unknown) => caught);
+    expect((error as Error).name).toBe('ContextOverflowError');
+    expect(((error as Error).cause as Error).message).toContain('maximum context length');
+    // "hello" is already the smallest prompt there is: sending it again would only fail again.
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('surfaces a ContextOverflowError with the provider error as cause when retries run out', async () => {
+    const history: unknown[] = [];
+    for (let turn = 1; turn <= 16; turn++) history.push(...agentTurn(sdk, turn));
+    const model = sdk.createMockModel({
+      modelId: 'unknown-model-without-a-window',
       doGenerate: async () => {
         throw openAiOverflowError(sdk);
       },
     });
     const middleware = compactionMiddleware({ summarizer: 'extractive', maxOverflowRetries: 2 });
     const error = await sdk
-      .generateText({ model: sdk.wrapLanguageModel({ model, middleware }), prompt: 'hello', maxRetries: 0 })
+      .generateText({ model: sdk.wrapLanguageModel({ model, middleware }), messages: history, maxRetries: 0 })
       .catch((caught: unknown) => caught);
     expect((error as Error).name).toBe('ContextOverflowError');
     expect(((error as Error).cause as Error).message).toContain('maximum context length');
-    expect(model.doGenerateCalls).toHaveLength(3);
+    // The error states the limit (8,192): the first retry already aims under it. Each retry is
+    // smaller than the one before, and none is sent once it cannot be.
+    const sizes = model.doGenerateCalls.map((call: { prompt: unknown[] }) => promptTokens(call.prompt));
+    expect(sizes.length).toBeGreaterThanOrEqual(2);
+    expect(sizes.length).toBeLessThanOrEqual(3);
+    for (let index = 1; index < sizes.length; index++) expect(sizes[index]).toBeLessThan(sizes[index - 1]!);
+    expect(sizes[1]).toBeLessThanOrEqual(8_192 * 0.85);
+    expect(middleware.compactor.contextWindowFor('unknown-model-without-a-window')).toBe(8_192);
   });
 
   it('never loses the conversation when the summarizer fails', async () => {
-    const history: unknown[] = [];
-    for (let turn = 1; turn <= 30; turn++) history.push(...agentTurn(sdk, turn));
+    const history = chatHistory(30);
     const events: CompactionEvent[] = [];
     const model = sdk.createMockModel({ doGenerate: textResult('still here', 100) });
     const middleware = compactionMiddleware({
-      contextWindow: 15_000,
+      contextWindow: 10_000,
       summarizer: async () => {
         throw new Error('summarizer is down');
       },
@@ -325,18 +362,17 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
     expect(
       events.some((event) => event.type === 'compaction-failed' && event.fallback === 'drop-oldest'),
     ).toBe(true);
-    expect(promptTokens(model.doGenerateCalls[0].prompt)).toBeLessThan(15_000);
+    expect(promptTokens(model.doGenerateCalls[0].prompt)).toBeLessThan(10_000);
     // Nothing was stored: the next call starts from the full conversation again.
     const stored = await middleware.compactor.store.get(events[0]!.conversationId);
     expect(stored).toBeUndefined();
     // The newest turn went down verbatim.
-    expect(JSON.stringify(model.doGenerateCalls[0].prompt.at(-1))).toContain('call-30');
-    expect(history).toHaveLength(90);
+    expect(JSON.stringify(model.doGenerateCalls[0].prompt.at(-1))).toContain('What is the status of ORD-31?');
+    expect(history).toHaveLength(61);
   });
 
   it('summarizes with the wrapped model by default, called directly (never through the middleware)', async () => {
-    const history: unknown[] = [];
-    for (let turn = 1; turn <= 14; turn++) history.push(...agentTurn(sdk, turn));
+    const history = chatHistory(14);
     const model = sdk.createMockModel({
       // biome-ignore lint/suspicious/noExplicitAny: call options of either version
       doGenerate: async (options: any) => {
@@ -348,7 +384,7 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
         );
       },
     });
-    const middleware = compactionMiddleware({ contextWindow: 12_000, auditIdentifiers: false });
+    const middleware = compactionMiddleware({ contextWindow: 6_000, auditIdentifiers: false });
     const wrapped = sdk.wrapLanguageModel({ model, middleware });
     await sdk.generateText({
       model: wrapped,

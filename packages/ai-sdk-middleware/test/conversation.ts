@@ -101,3 +101,20 @@ export function agentTurn(sdk: Sdk, turn: number): unknown[] {
     },
   ];
 }
+
+/**
+ * One turn of a plain chat: a question and a long answer, no tools. The reductions that need no
+ * model cannot shrink it: only a summary (or a drop) makes room.
+ */
+export function chatTurn(turn: number): unknown[] {
+  return [
+    {
+      role: 'user',
+      content: `Turn ${turn}: question about order ORD-${1000 + turn} and src/module-${turn}.ts. ${'More context on the question. '.repeat(12)}`,
+    },
+    {
+      role: 'assistant',
+      content: `Answer ${turn}: ${'The explanation goes on with the relevant details. '.repeat(30)}`,
+    },
+  ];
+}

@@ -5,7 +5,7 @@ import { agentTurn, sourceFile } from './conversation';
 import { promptTokens, sharedPrefix } from './measure';
 import { openAiOverflowError, type Sdk, sdks, textResult, toolCallResult } from './sdk';
 
-const WINDOW = 40_000;
+const WINDOW = 30_000;
 const SYSTEM = 'You are a careful coding agent. Never delete user files.';
 
 /** A model that answers, and throws the provider's overflow error when the prompt exceeds the window. */
@@ -68,25 +68,30 @@ describe.each(sdks)('$name: a 60-turn agent session', (sdk) => {
     // No provider option of ours ever reaches the model.
     for (const call of model.doGenerateCalls) expect(call.providerOptions?.spillway).toBeUndefined();
 
-    // Between compactions, each call's prompt is the previous one plus the new messages. (The
-    // exceptions are calls over the compact threshold, where a duplicate tool result became a note.)
+    // Between compactions, each call's prompt is mostly the previous one plus the new messages: old
+    // tool results and screenshots are shortened a few user turns at a time, so the share of the
+    // previous prompt a provider's prompt cache can reuse as a prefix stays high.
     let stable = 0;
     let pairs = 0;
+    let reusable = 0;
     for (let index = 1; index < prompts.length; index++) {
       if (compactionsBefore[index] !== compactionsBefore[index - 1]) continue;
       if (prompts[index - 1][0].content !== prompts[index][0].content) continue;
       pairs++;
-      if (sharedPrefix(prompts[index - 1], prompts[index]) === prompts[index - 1].length) stable++;
+      const shared = sharedPrefix(prompts[index - 1], prompts[index]);
+      if (shared === prompts[index - 1].length) stable++;
+      reusable += promptTokens(prompts[index - 1].slice(0, shared)) / promptTokens(prompts[index - 1]);
     }
     console.log(sdk.name, {
       compactions: compactions.length,
       pairs,
       stable,
+      reusable: (reusable / pairs).toFixed(2),
       max: Math.max(...sizes),
       calls: prompts.length,
     });
     expect(pairs).toBeGreaterThan(10);
-    expect(stable / pairs).toBeGreaterThanOrEqual(0.95);
+    expect(reusable / pairs).toBeGreaterThanOrEqual(0.8);
   });
 
   it('a ToolLoopAgent run of 40 tool steps inside one call stays under the window', async () => {
@@ -131,8 +136,15 @@ describe.each(sdks)('$name: a 60-turn agent session', (sdk) => {
     expect(result.steps).toHaveLength(41);
     expect(overflows()).toBe(0);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(window);
-    expect(events.some((event) => event.type === 'compaction-end')).toBe(true);
-    // The user's task is still in front of the model at the last step (verbatim or in the summary).
-    expect(JSON.stringify(inner.doGenerateCalls.at(-1).prompt)).toContain('Read the files one by one');
+    // All 40 steps are one turn, the turn in progress: it is never summarized while it runs; its
+    // oldest tool results are shortened instead, and every call and result stays paired. (Once the
+    // final answer ends the turn, it may be summarized in the background for the next one.)
+    for (const call of inner.doGenerateCalls) {
+      expect(JSON.stringify(call.prompt)).not.toContain('Summary of the earlier conversation');
+    }
+    const last = inner.doGenerateCalls.at(-1).prompt;
+    expect(JSON.stringify(last)).toContain('Read the files one by one');
+    expect(last.filter((message: { role: string }) => message.role === 'tool')).toHaveLength(40);
+    expect(JSON.stringify(last)).toContain('chars removed');
   });
 });

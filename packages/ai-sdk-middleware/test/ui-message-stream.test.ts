@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compactionMiddleware, forwardCompactionEvents } from '../src/index';
-import { agentTurn } from './conversation';
+import { chatTurn } from './conversation';
 import { sdks, textChunks } from './sdk';
 
 describe.each(sdks)('$name: compaction events in a UI message stream', (sdk) => {
@@ -12,7 +12,8 @@ describe.each(sdks)('$name: compaction events in a UI message stream', (sdk) => 
       }),
     });
     const messages: unknown[] = [];
-    for (let turn = 1; turn <= 12; turn++) messages.push(...agentTurn(sdk, turn));
+    for (let turn = 1; turn <= 30; turn++) messages.push(...chatTurn(turn));
+    messages.push({ role: 'user', content: 'Where do we stand?' });
 
     const stream = sdk.createUIMessageStream({
       // biome-ignore lint/suspicious/noExplicitAny: the writer of either version
@@ -59,7 +60,8 @@ describe.each(sdks)('$name: compaction events in a UI message stream', (sdk) => 
       doStream: async () => ({ stream: sdk.simulateReadableStream({ chunks: textChunks('ok', 100) }) }),
     });
     const messages: unknown[] = [];
-    for (let turn = 1; turn <= 10; turn++) messages.push(...agentTurn(sdk, turn));
+    for (let turn = 1; turn <= 30; turn++) messages.push(...chatTurn(turn));
+    messages.push({ role: 'user', content: 'Where do we stand?' });
     const written: { type: string; data: { status: string; message: string } }[] = [];
     const stop = forwardCompactionEvents({ middleware, writer: { write: (part) => written.push(part) } });
     await sdk.streamText({ model: sdk.wrapLanguageModel({ model, middleware }), messages }).consumeStream();

@@ -1,6 +1,11 @@
 // The public surface of @spillway/core. Adding a line here is an API decision.
 
 export {
+  type CallWithOverflowRecoveryOptions,
+  type CallWithOverflowRecoveryResult,
+  callWithOverflowRecovery,
+} from './compact/call-with-overflow-recovery';
+export {
   type CompactionAction,
   type CompactMessagesOptions,
   type CompactMessagesResult,
@@ -27,6 +32,7 @@ export {
   type PrepareResult,
 } from './compact/create-compactor';
 export type { LeaseOptions } from './compact/distributed-flight';
+export { currentTurnStart } from './compact/current-turn';
 export { hashMessages } from './compact/hash-messages';
 export {
   BACKGROUND_THRESHOLD_RATIO,
@@ -38,13 +44,14 @@ export {
   type GetContextWindowOptions,
   getContextWindow,
 } from './context-window/get-context-window';
-export { ContextOverflowError } from './errors/context-overflow-error';
+export { ContextOverflowError, type UnshrinkableTokens } from './errors/context-overflow-error';
 export { InvalidConfigError } from './errors/invalid-config-error';
 export {
   InvalidStoredStateError,
   type InvalidStoredStateReason,
 } from './errors/invalid-stored-state-error';
 export { isContextOverflowError } from './errors/is-context-overflow-error';
+export { type ContextLimit, readContextLimit } from './errors/read-context-limit';
 export { SpillwayError } from './errors/spillway-error';
 export { SummarizationError } from './errors/summarization-error';
 export { CHARS_PER_TOKEN_ESTIMATE } from './estimate/chars-per-token';
@@ -92,6 +99,7 @@ export {
   type SearchRecallOptions,
   searchRecall,
 } from './recall/search-recall';
+export { type ProviderProfile, providerProfile } from './provider/provider-profile';
 export {
   PROTECTED_WINDOW_RATIO,
   type SplitMessagesOptions,
@@ -140,7 +148,12 @@ export {
   extractiveSummarizer,
 } from './summarize/extractive-summarizer';
 export { type RenderTranscriptOptions, renderTranscript } from './summarize/render-transcript';
-export { type SummarizeOptions, type SummarizeResult, summarize } from './summarize/summarize';
+export {
+  SUMMARY_MAX_TOKENS,
+  type SummarizeOptions,
+  type SummarizeResult,
+  summarize,
+} from './summarize/summarize';
 export type { Summarizer, SummarizerInput, SummarizerOutput } from './summarize/summarizer';
 export { base64ByteLength, formatByteSize } from './truncate/byte-size';
 export { type CapToolResultsOptions, capToolResults } from './truncate/cap-tool-results';

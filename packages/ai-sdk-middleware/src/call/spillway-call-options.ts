@@ -4,6 +4,8 @@ export interface SpillwayCallOptions {
   conversationId?: string;
   /** Skip compaction for this call (the prompt goes down untouched, `spillway` key removed). */
   disabled?: boolean;
+  /** The context window for this call, in tokens (wins over the option and the model lookup). */
+  contextWindow?: number;
 }
 
 /**
@@ -23,5 +25,7 @@ export function readSpillwayCallOptions<T extends { providerOptions?: unknown }>
   if (typeof raw.conversationId === 'string' && raw.conversationId.length > 0)
     options.conversationId = raw.conversationId;
   if (raw.disabled === true || raw.disable === true) options.disabled = true;
+  if (typeof raw.contextWindow === 'number' && Number.isFinite(raw.contextWindow) && raw.contextWindow > 0)
+    options.contextWindow = raw.contextWindow;
   return { options, params: { ...params, providerOptions: rest } };
 }

@@ -9,7 +9,8 @@ export interface LanguageModelSummarizerOptions {
    */
   model: LanguageModelLike | ((input: SummarizerInput) => LanguageModelLike | undefined);
   /**
-   * Output budget of one summary call, in tokens.
+   * Output budget of one summary call, in tokens; 90% of the engine's summary bound
+   * (`SummarizerInput.maxTokens`: at most 2,048 and 10% of the window) is used when it is lower.
    * @default 4096
    */
   maxOutputTokens?: number;
@@ -24,7 +25,7 @@ export function languageModelSummarizer({
   maxOutputTokens = 4096,
 }: LanguageModelSummarizerOptions): Summarizer {
   return async (input) => {
-    const { system, prompt, abortSignal } = input;
+    const { system, prompt, abortSignal, maxTokens } = input;
     const target = typeof model === 'function' ? model(input) : model;
     if (target === undefined) {
       throw new InvalidConfigError({
@@ -38,7 +39,11 @@ export function languageModelSummarizer({
         { role: 'system', content: system },
         { role: 'user', content: [{ type: 'text', text: prompt }] },
       ],
-      maxOutputTokens,
+      // A little under the bound: the model's tokenizer and the engine's estimate differ slightly.
+      maxOutputTokens:
+        maxTokens === undefined
+          ? maxOutputTokens
+          : Math.min(maxOutputTokens, Math.max(1, Math.floor(maxTokens * 0.9))),
       abortSignal,
     })) as { content?: readonly { type: string; text?: string }[] };
     return (result.content ?? [])

@@ -25,7 +25,7 @@ export async function claimSummary(
     wait,
   }: {
     loaded: LoadedState & { revision: number };
-    stillNeeded: (state: CompactionState | undefined) => boolean;
+    stillNeeded: (state: CompactionState | undefined) => boolean | Promise<boolean>;
     wait?: { deadline: number; abortSignal?: AbortSignal };
   },
 ): Promise<SummaryClaim> {
@@ -48,7 +48,7 @@ export async function claimSummary(
       await lease.release();
       return { kind: 'skip', loaded };
     }
-    if (current.revision !== loaded.revision && !stillNeeded(current.state)) {
+    if (current.revision !== loaded.revision && !(await stillNeeded(current.state))) {
       await lease.release();
       return { kind: 'skip', loaded: current };
     }

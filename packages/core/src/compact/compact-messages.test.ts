@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { agentConversation, assertToolPairsIntact, deepFreeze } from '../../test/conversation-fixtures';
+import { ContextOverflowError } from '../errors/context-overflow-error';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import { createEstimator } from '../estimate/create-estimator';
 import type { Message, MessagePart, ToolResultContentPart, ToolResultPart } from '../message/message';
@@ -69,11 +70,31 @@ describe('compactMessages: no-ops', () => {
     expect(result.messages[1]).toBe(messages[1]);
   });
 
-  it('treats everything inside the protected window as nothing to compact', async () => {
-    const messages: Message[] = [{ role: 'user', content: 'x'.repeat(4000) }];
+  it('treats a conversation that is only the current turn as nothing to summarize', async () => {
+    const messages: Message[] = [{ role: 'user', content: 'word '.repeat(700) }];
     const result = await compactMessages(messages, { contextWindow: 1000 });
     expect(result.state).toBeUndefined();
     expect(result.messages[0]).toBe(messages[0]);
+  });
+
+  it('fails fast, before any provider call, when the user message alone cannot fit', async () => {
+    const messages: Message[] = [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'word '.repeat(4000) },
+    ];
+    const summarizer = vi.fn(() => 'never');
+    const error = await compactMessages(messages, { contextWindow: 1000, summarizer }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(ContextOverflowError.isInstance(error)).toBe(true);
+    const overflow = error as ContextOverflowError;
+    expect(overflow.contextWindow).toBe(1000);
+    expect(overflow.budgetTokens).toBe(850);
+    expect(overflow.tokenCount).toBeGreaterThan(850);
+    expect(overflow.unshrinkable!.userText).toBeGreaterThan(3000);
+    expect(overflow.unshrinkable!.system).toBeGreaterThan(0);
+    expect(overflow.message).toMatch(/No request was sent/);
+    expect(summarizer).not.toHaveBeenCalled();
   });
 });
 
@@ -176,11 +197,12 @@ describe('compactMessages: compaction', () => {
     expect(second.messages[0]!.content).toContain('[Compaction Summary]: Summary 1');
   });
 
-  it('folds a stack that outgrew a tenth of the window into one summary', async () => {
+  it('folds a stack that, with a new summary, could outgrow the summary bound into one summary', async () => {
     const { calls } = recordingSummarizer();
+    // Each summary takes about 60% of the 2,048-token bound: two would not fit together.
     const bulky: Summarizer = ({ messages: covered, previousSummary }) => {
       calls.push({ previousSummary, count: covered.length });
-      return `Summary ${calls.length}. ${'detail '.repeat(Math.ceil(contextWindow * 0.15))}`;
+      return `Summary ${calls.length}. ${'detail '.repeat(1_200)}`;
     };
     const options = { ...base, summaryMode: 'stack' as const, summarizer: bulky, auditIdentifiers: false };
     const first = await compactMessages(messages, options);
@@ -189,7 +211,7 @@ describe('compactMessages: compaction', () => {
       ...agentConversation({ turns: 30, toolResultChars: 3000, system: false, seed: 2 }),
     ];
     const second = await compactMessages(more, { ...options, state: first.state });
-    // The first summary alone is over a tenth of the window: the second compaction merges it.
+    // The first summary takes over half the bound: the second compaction merges it.
     expect(calls[1]!.previousSummary).toBe(first.state!.summaries[0]);
     expect(second.state!.summaries).toHaveLength(1);
   });

@@ -76,6 +76,18 @@ export type CompactionEvent =
       error?: unknown;
     }
   | {
+      /**
+       * The model's context window is unknown (not in the options, the built-in table or what
+       * providers' errors have taught), so its conversations are not compacted. Once per model per
+       * compactor (`conversationId` is the conversation that met it first). Set `contextWindow` or
+       * `contextWindows` to fix it.
+       */
+      type: 'context-window-unknown';
+      conversationId: string;
+      /** The model id, when the adapter knows it. */
+      model: string | undefined;
+    }
+  | {
       type: 'overflow-retry';
       conversationId: string;
       /** 1 for the first retry after a provider's overflow error. */

@@ -3,6 +3,7 @@ import { createEstimator } from '../estimate/create-estimator';
 import type { Estimator } from '../estimate/estimator';
 import { PROTECTED_WINDOW_RATIO } from '../split/split-messages';
 import { extractiveSummarizer } from '../summarize/extractive-summarizer';
+import { SUMMARY_MAX_TOKENS } from '../summarize/summarize';
 import type { Summarizer } from '../summarize/summarizer';
 import { TOOL_RESULT_MAX_CHARS } from '../truncate/truncate-tool-result';
 import type { CompactionEventHandler } from './compaction-event';
@@ -12,17 +13,23 @@ import { BACKGROUND_THRESHOLD_RATIO, COMPACT_THRESHOLD_RATIO, EMERGENCY_THRESHOL
 /** Shares of the context window at which each stage acts. */
 export interface CompactionThresholds {
   /**
-   * After a response: start summarizing in the background.
+   * After a response: start summarizing in the background when the request the next call would
+   * send (after the reductions that need no model) is at or over this share. Request-time
+   * reductions aim under it.
    * @default 0.8
    */
   background?: number;
   /**
-   * Before a request: apply the ready summary, or compact now if none is ready or running.
+   * Before a request: at or over this share, shorten old tool results and images, apply the ready
+   * summary or summarize now, and if still over, drop the oldest messages from the request (no
+   * model). Every request that can fit goes out at or under this share.
    * @default 0.85
    */
   compact?: number;
   /**
-   * Before a request, after the above: drop the oldest messages from the request (no model).
+   * Kept for configurations written for 0.1, where a request between `compact` and `emergency`
+   * could go out unshrunk while a summary was being made. Since then every request is brought under
+   * `compact`; the value is still checked (`compact <= emergency <= 1`) but changes nothing.
    * @default 0.95
    */
   emergency?: number;
@@ -35,6 +42,13 @@ export interface CompactionOptions {
    * tool-result cap still applies. See `getContextWindow`.
    */
   contextWindow?: number;
+  /**
+   * The provider the request goes to, as the framework names it (the AI SDK's `model.provider`,
+   * e.g. `openai.chat`, `anthropic.messages`, `google.generative-ai`). Images are counted with that
+   * provider's formula, and media inside tool results follow `toolResultMedia`. Adapters set it.
+   * @default undefined (Anthropic's image formula, media counted as media)
+   */
+  provider?: string;
   /** The model id: the key under which usage calibration is learned. */
   model?: string;
   /** When each stage acts, as shares of the context window. */
@@ -72,6 +86,23 @@ export interface CompactionOptions {
    * @default DEFAULT_SUMMARY_PROMPT
    */
   summaryPrompt?: string;
+  /**
+   * The bound on a summary in tokens; the effective bound is also at most 10% of the context
+   * window. The summarizer is told it; a longer summary is a failed attempt (retried once, then the
+   * fallback); a cumulative summary is condensed to it at every compaction; a stored summary over
+   * the bound of a smaller window is shortened (head and tail) in the request.
+   * @default 2048 (SUMMARY_MAX_TOKENS)
+   */
+  summaryMaxTokens?: number;
+  /**
+   * Time limits for making a summary, in milliseconds. `foreground`: when a request waits for it
+   * (over the compact threshold with no summary ready) — the request is never held longer than
+   * this plus the fallback's own cost (dropping the oldest messages, no model). `background`: for
+   * the summary started after a response. A summarizer still running at its limit gets its
+   * `abortSignal` aborted and is abandoned; that counts as a failed attempt.
+   * @default { foreground: 15_000, background: 120_000 }
+   */
+  summaryTimeouts?: { foreground?: number; background?: number };
   /** Receives durable facts the summarizer extracts for long-term memory (seed Spacebot). */
   onMemory?: (memories: readonly string[]) => void | Promise<void>;
   /**
@@ -88,11 +119,23 @@ export interface CompactionOptions {
   /** Per-tool caps by tool name; they win over `toolResultMaxChars`. */
   toolResultLimits?: Readonly<Record<string, number>>;
   /**
-   * Request-time reduction of large tool results, oldest first, head and tail kept. `false`
-   * disables it.
-   * @default { minChars: 4000, keepChars: 2000 }
+   * Request-time reduction of large tool results, oldest first, head and tail kept: results longer
+   * than `minChars` characters keep `keepChars` (marker included). `false` disables it (the current
+   * turn is still shrunk when it alone does not fit).
+   * @default derived from the window: keepChars = 2% of the window at 4 characters a token,
+   * 400–2,000; minChars = 2 × keepChars
    */
   toolResultReduction?: { minChars?: number; keepChars?: number } | false;
+  /**
+   * Media inside tool results for a provider that can only send them as text (OpenAI chat
+   * completions and OpenAI-compatible chat APIs serialize them as JSON with their base64):
+   * `placeholder` replaces them with a one-line placeholder before sending (the model could not
+   * see them anyway, and the base64 costs about one token per 1.5 characters); `keep` sends them as
+   * the provider would and counts them as that text. Providers that send media natively are not
+   * affected.
+   * @default 'placeholder'
+   */
+  toolResultMedia?: 'placeholder' | 'keep';
   /**
    * Replace images older than the protected window with text placeholders.
    * @default true
@@ -115,6 +158,7 @@ export interface CompactionOptions {
 /** {@link CompactionOptions} with every default filled in and checked. */
 export interface ResolvedCompactionOptions {
   contextWindow: number | undefined;
+  provider: string | undefined;
   model: string | undefined;
   thresholds: Required<CompactionThresholds>;
   protectedRatio: number;
@@ -123,11 +167,14 @@ export interface ResolvedCompactionOptions {
   summaryMode: 'cumulative' | 'stack';
   summaryPlacement: SummaryPlacement;
   summaryPrompt: string | undefined;
+  summaryMaxTokens: number;
+  summaryTimeouts: { foreground: number; background: number };
   onMemory: CompactionOptions['onMemory'];
   auditIdentifiers: boolean;
   toolResultMaxChars: number;
   toolResultLimits: Readonly<Record<string, number>>;
-  toolResultReduction: { minChars: number; keepChars: number } | false;
+  toolResultReduction: { minChars?: number; keepChars?: number } | false;
+  toolResultMedia: 'placeholder' | 'keep';
   imagePlaceholders: boolean;
   supersedeToolResults: boolean;
   estimator: Estimator;
@@ -140,6 +187,7 @@ export interface ResolvedCompactionOptions {
  */
 export function resolveCompactionOptions({
   contextWindow,
+  provider,
   model,
   thresholds = {},
   protectedRatio = PROTECTED_WINDOW_RATIO,
@@ -148,17 +196,26 @@ export function resolveCompactionOptions({
   summaryMode = 'cumulative',
   summaryPlacement = 'system',
   summaryPrompt,
+  summaryMaxTokens = SUMMARY_MAX_TOKENS,
+  summaryTimeouts = {},
   onMemory,
   auditIdentifiers = true,
   toolResultMaxChars = TOOL_RESULT_MAX_CHARS,
   toolResultLimits = {},
   toolResultReduction = {},
+  toolResultMedia = 'placeholder',
   imagePlaceholders = true,
   supersedeToolResults = true,
   estimator = createEstimator(),
   onEvent,
 }: CompactionOptions): ResolvedCompactionOptions {
-  if (contextWindow !== undefined) positive('contextWindow', contextWindow);
+  if (contextWindow !== undefined) tokenCount('contextWindow', contextWindow);
+  if (provider !== undefined && typeof provider !== 'string') {
+    throw new InvalidConfigError({ option: 'provider', value: provider, message: 'must be a string' });
+  }
+  if (model !== undefined && typeof model !== 'string') {
+    throw new InvalidConfigError({ option: 'model', value: model, message: 'must be a model id (a string)' });
+  }
   const {
     background = BACKGROUND_THRESHOLD_RATIO,
     compact = COMPACT_THRESHOLD_RATIO,
@@ -200,18 +257,47 @@ export function resolveCompactionOptions({
       message: "must be 'system' or 'user'",
     });
   }
+  tokenCount('summaryMaxTokens', summaryMaxTokens);
+  if (typeof summaryTimeouts !== 'object' || summaryTimeouts === null) {
+    throw new InvalidConfigError({
+      option: 'summaryTimeouts',
+      value: summaryTimeouts,
+      message: 'must be an object { foreground?, background? } of milliseconds',
+    });
+  }
+  const { foreground = 15_000, background: backgroundTimeout = 120_000 } = summaryTimeouts;
+  positive('summaryTimeouts.foreground', foreground);
+  positive('summaryTimeouts.background', backgroundTimeout);
+  if (toolResultMedia !== 'placeholder' && toolResultMedia !== 'keep') {
+    throw new InvalidConfigError({
+      option: 'toolResultMedia',
+      value: toolResultMedia,
+      message: "must be 'placeholder' or 'keep'",
+    });
+  }
   positive('toolResultMaxChars', toolResultMaxChars);
   for (const [toolName, limit] of Object.entries(toolResultLimits))
     positive(`toolResultLimits.${toolName}`, limit);
   let reduction: ResolvedCompactionOptions['toolResultReduction'] = false;
   if (toolResultReduction !== false) {
-    const { minChars = 4000, keepChars = 2000 } = toolResultReduction;
-    positive('toolResultReduction.minChars', minChars);
-    positive('toolResultReduction.keepChars', keepChars);
-    reduction = { minChars, keepChars };
+    if (typeof toolResultReduction !== 'object' || toolResultReduction === null) {
+      throw new InvalidConfigError({
+        option: 'toolResultReduction',
+        value: toolResultReduction,
+        message: 'must be { minChars?, keepChars? } or false',
+      });
+    }
+    const { minChars, keepChars } = toolResultReduction;
+    if (minChars !== undefined) positive('toolResultReduction.minChars', minChars);
+    if (keepChars !== undefined) positive('toolResultReduction.keepChars', keepChars);
+    reduction = {
+      ...(minChars === undefined ? {} : { minChars }),
+      ...(keepChars === undefined ? {} : { keepChars }),
+    };
   }
   return {
     contextWindow,
+    provider,
     model,
     thresholds: { background, compact, emergency },
     protectedRatio,
@@ -220,11 +306,14 @@ export function resolveCompactionOptions({
     summaryMode,
     summaryPlacement,
     summaryPrompt,
+    summaryMaxTokens,
+    summaryTimeouts: { foreground, background: backgroundTimeout },
     onMemory,
     auditIdentifiers,
     toolResultMaxChars,
     toolResultLimits,
     toolResultReduction: reduction,
+    toolResultMedia,
     imagePlaceholders,
     supersedeToolResults,
     estimator,
@@ -235,6 +324,17 @@ export function resolveCompactionOptions({
 function positive(option: string, value: unknown): void {
   if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
     throw new InvalidConfigError({ option, value, message: 'must be a number above 0' });
+  }
+}
+
+/** A finite number of tokens above 0 (rejects strings, NaN, Infinity and negatives). */
+function tokenCount(option: string, value: unknown): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw new InvalidConfigError({
+      option,
+      value,
+      message: 'must be a finite number of tokens above 0',
+    });
   }
 }
 

@@ -18,6 +18,17 @@ export interface DropOldestOptions {
    * @default 2000
    */
   digestMaxChars?: number;
+  /**
+   * Longest the digest may be, in tokens (by the built-in estimate): the summary bound.
+   * @default Infinity
+   */
+  digestMaxTokens?: number;
+  /**
+   * Never drop the last message group. The pipeline passes `false` with the history alone (the
+   * current turn is kept apart), so the whole history may go.
+   * @default true
+   */
+  keepLast?: boolean;
 }
 
 /** What {@link dropOldest} returns. */
@@ -38,14 +49,23 @@ export interface DropOldestResult {
  */
 export function dropOldest(
   messages: readonly Message[],
-  { budgetTokens, countTokens, leaveDigest = true, digestMaxChars = 2000 }: DropOldestOptions,
+  {
+    budgetTokens,
+    countTokens,
+    leaveDigest = true,
+    digestMaxChars = 2000,
+    digestMaxTokens = Number.POSITIVE_INFINITY,
+    keepLast = true,
+  }: DropOldestOptions,
 ): DropOldestResult {
   if (countTokens(messages) <= budgetTokens) return { kept: [...messages], droppedCount: 0, note: undefined };
   const starts = groupStarts(safeBoundaries(messages), 0);
+  if (!keepLast) starts.push(messages.length);
   // Cutting before the first group drops nothing; try each later group start, oldest first.
   let result: DropOldestResult | undefined;
   for (const start of starts.slice(1)) {
-    result = cut(messages, start, leaveDigest, digestMaxChars);
+    result = cut(messages, start, leaveDigest, digestMaxChars, digestMaxTokens);
+    if (result.droppedCount === 0) continue;
     const note: Message[] = result.note === undefined ? [] : [{ role: 'user', content: result.note }];
     if (countTokens([...note, ...result.kept]) <= budgetTokens) return result;
   }
@@ -57,12 +77,16 @@ function cut(
   start: number,
   leaveDigest: boolean,
   digestMaxChars: number,
+  digestMaxTokens: number,
 ): DropOldestResult {
   const dropped = messages.slice(0, start).filter((message) => message.role !== 'system');
   const systemKept = messages.slice(0, start).filter((message) => message.role === 'system');
   const marker = `[System: ${dropped.length} older message${dropped.length === 1 ? ' was' : 's were'} truncated due to context limits]`;
   const note = leaveDigest
-    ? `${marker}\n\nA brief digest of what they held:\n${extractiveDigest(dropped, undefined, { maxChars: digestMaxChars })}`
+    ? `${marker}\n\nA brief digest of what they held:\n${extractiveDigest(dropped, undefined, {
+        maxChars: digestMaxChars,
+        maxTokens: Math.max(1, digestMaxTokens - 30),
+      })}`
     : marker;
   return { kept: [...systemKept, ...messages.slice(start)], droppedCount: dropped.length, note };
 }

@@ -1,4 +1,5 @@
 import type { Message } from '../message/message';
+import { providerProfile } from '../provider/provider-profile';
 import type { CompactionState } from '../store/compaction-state';
 import { capToolResults } from '../truncate/cap-tool-results';
 import { assembleRequest, layoutConversation, stateMatches } from './compaction-layout';
@@ -27,7 +28,11 @@ export function needsSummary({
 }): boolean {
   if (overflowAttempt !== undefined) return true;
   if (contextWindow === undefined) return false;
-  const { estimator, model } = options;
+  const { model } = options;
+  const estimator =
+    options.provider === undefined || options.estimator.forProvider === undefined
+      ? options.estimator
+      : options.estimator.forProvider(providerProfile(options.provider));
   const working = capToolResults(messages, {
     maxChars: options.toolResultMaxChars,
     limits: options.toolResultLimits,

@@ -1,14 +1,11 @@
 import type { Message } from '../message/message';
-import { findBoundary } from '../split/split-messages';
 import type { CompactionState } from '../store/compaction-state';
 import { summarize } from '../summarize/summarize';
 import type { CompactionReason } from './compaction-event';
 import { assembleRequest, layoutConversation } from './compaction-layout';
 import type { ResolvedCompactionOptions } from './compaction-options';
 import { hashMessages } from './hash-messages';
-
-/** Share of the context window stacked summaries may take before they are folded into one. */
-const STACK_SHARE = 0.1;
+import { olderBoundary } from './older-boundary';
 
 /** What {@link summarizeOlder} produced. */
 export interface SummarizeOlderResult {
@@ -33,7 +30,10 @@ export async function summarizeOlder({
   reason,
   conversationId,
   countTokens,
+  summaryMaxTokens,
+  timeoutMs,
   abortSignal,
+  estimator = options.estimator,
 }: {
   /** The conversation as the application has it (hashed for the state). */
   messages: readonly Message[];
@@ -47,14 +47,20 @@ export async function summarizeOlder({
   reason: CompactionReason;
   conversationId: string;
   countTokens: (messages: readonly Message[]) => number;
+  /** The bound on the new summary (stack mode: on all summaries together), in tokens. */
+  summaryMaxTokens: number;
+  /** Time limit for the summarizer, in milliseconds. */
+  timeoutMs: number;
   abortSignal?: AbortSignal;
+  /** Counts tokens (the provider's view of the estimator). */
+  estimator?: ResolvedCompactionOptions['estimator'];
 }): Promise<SummarizeOlderResult> {
   const coveredBefore = state?.coveredCount ?? 0;
   const layout = layoutConversation(working, coveredBefore);
-  const boundary = findBoundary(layout.rest, {
+  const boundary = olderBoundary(layout.rest, {
     protectTokens: (contextWindow ?? 0) * options.protectedRatio,
     keepGroups,
-    estimator: options.estimator,
+    estimator,
   });
   const older = layout.rest.slice(0, boundary).filter((message) => message.role !== 'system');
   if (older.length === 0) return { state: undefined, summarizerCalls: 0 };
@@ -72,13 +78,11 @@ export async function summarizeOlder({
     tokensBefore,
     messageCount: older.length,
   });
-  // Stacked summaries grow with every compaction; once they take more than a tenth of the window
-  // they are folded into one, as in cumulative mode.
+  // Stacked summaries grow with every compaction; once they and a new one could outgrow the bound
+  // together, they are folded into one, as in cumulative mode.
+  const stackTokens = previous.length > 0 ? estimator.countText(previous.join('\n\n')) : 0;
   const stackFull =
-    options.summaryMode === 'stack' &&
-    previous.length > 0 &&
-    options.estimator.countText(previous.join('\n\n')) >
-      (contextWindow ?? Number.POSITIVE_INFINITY) * STACK_SHARE;
+    options.summaryMode === 'stack' && previous.length > 0 && stackTokens * 2 > summaryMaxTokens;
   const merge = options.summaryMode === 'cumulative' || stackFull;
   const result = await summarize({
     messages: older,
@@ -89,7 +93,9 @@ export async function summarizeOlder({
     summaryPrompt: options.summaryPrompt,
     onMemory: options.onMemory,
     auditIdentifiers: options.auditIdentifiers,
-    estimator: options.estimator,
+    maxSummaryTokens: merge ? summaryMaxTokens : Math.max(1, summaryMaxTokens - stackTokens),
+    timeoutMs,
+    estimator,
     abortSignal,
     conversationId,
   });

@@ -10,6 +10,9 @@ const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /maximum context length/i, // OpenAI chat completions, vLLM, OpenRouter, Mistral
   /exceeds? the context window/i, // OpenAI Responses API
   /context[_ ]window[_ ](?:is[_ ])?exceeded/i, // OpenAI-compatible servers
+  /context_window_blocked/i, // claw-code's API wording (seed: claw-code #2808)
+  /\bcontext_window\b/, // the seed's detection: an error code naming the context window
+  /context window (?:is )?(?:exceeded|full|limit reached|blocked)/i, // "Context window exceeded" (seed)
   /model_context_window_exceeded/i, // Anthropic stop reason surfaced as an error
   /prompt is too long/i, // Anthropic
   /input is too long/i, // Amazon Bedrock ("Input is too long for requested model")

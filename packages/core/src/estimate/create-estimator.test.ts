@@ -172,7 +172,8 @@ describe('createEstimator: memoisation', () => {
     expect(estimator.countMessage(message)).toBe(100);
     estimator.calibrate({ estimatedTokens: 100, actualTokens: 150 });
     expect(estimator.countMessage(message)).toBe(100);
-    expect(estimator.calibrated(estimator.countMessage(message))).toBe(150);
+    // The factor moves 30% of the way from 1 towards the observed 1.5.
+    expect(estimator.calibrated(estimator.countMessage(message))).toBe(115);
   });
 
   it('countMessages is the sum of countMessage, in any order', () => {
@@ -191,13 +192,14 @@ describe('createEstimator: memoisation', () => {
 });
 
 describe('createEstimator: calibration', () => {
-  it('starts at factor 1 and learns the first observation as is', () => {
+  it('starts at factor 1 and moves smoothly towards each observation', () => {
     const estimator = createEstimator();
     expect(estimator.calibrationFactor('gpt-5')).toBe(1);
     expect(estimator.calibrated(1000, 'gpt-5')).toBe(1000);
     estimator.calibrate({ model: 'gpt-5', estimatedTokens: 1000, actualTokens: 1200 });
-    expect(estimator.calibrationFactor('gpt-5')).toBeCloseTo(1.2);
-    expect(estimator.calibrated(1000, 'gpt-5')).toBe(1200);
+    // One response moves it 30% of the way: one odd call cannot swing the thresholds.
+    expect(estimator.calibrationFactor('gpt-5')).toBeCloseTo(1.06);
+    expect(estimator.calibrated(1000, 'gpt-5')).toBe(1060);
     // Other models, and the model-less key, are unaffected.
     expect(estimator.calibrationFactor('claude-sonnet-4-5')).toBe(1);
     expect(estimator.calibrationFactor()).toBe(1);
@@ -214,24 +216,48 @@ describe('createEstimator: calibration', () => {
     expect(estimator.calibrated(10_000)).toBe(13_000);
   });
 
-  it('stays within its bounds', () => {
+  it('ignores observations outside its band as outliers', () => {
     const estimator = createEstimator({ minimumCalibrationFactor: 0.8, maximumCalibrationFactor: 1.5 });
     estimator.calibrate({ model: 'm', estimatedTokens: 100, actualTokens: 10_000 });
-    expect(estimator.calibrationFactor('m')).toBe(1.5);
+    expect(estimator.calibrationFactor('m')).toBe(1);
     for (let index = 0; index < 60; index++) {
       estimator.calibrate({ model: 'm', estimatedTokens: 1000, actualTokens: 1 });
-      expect(estimator.calibrationFactor('m')).toBeGreaterThanOrEqual(0.8);
     }
-    expect(estimator.calibrationFactor('m')).toBeCloseTo(0.8, 6);
+    expect(estimator.calibrationFactor('m')).toBe(1);
+    for (let index = 0; index < 60; index++) {
+      estimator.calibrate({ model: 'm', estimatedTokens: 1000, actualTokens: 1_400 });
+      expect(estimator.calibrationFactor('m')).toBeLessThanOrEqual(1.5);
+    }
+    expect(estimator.calibrationFactor('m')).toBeCloseTo(1.4, 6);
+    // The default band is 0.5–2: a 4.6× ratio (base64 sent as text, say) teaches nothing.
     const defaults = createEstimator();
-    defaults.calibrate({ estimatedTokens: 1, actualTokens: 1000 });
-    expect(defaults.calibrationFactor()).toBe(4);
-    defaults.calibrate({ model: 'x', estimatedTokens: 1000, actualTokens: 1 });
-    expect(defaults.calibrationFactor('x')).toBe(0.5);
+    defaults.calibrate({ estimatedTokens: 1000, actualTokens: 4600 });
+    expect(defaults.calibrationFactor()).toBe(1);
+    defaults.calibrate({ model: 'x', estimatedTokens: 1000, actualTokens: 400 });
+    expect(defaults.calibrationFactor('x')).toBe(1);
+  });
+
+  it('keeps every factor inside the band, whatever the observations (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 1e6 })), {
+          maxLength: 50,
+        }),
+        (observations) => {
+          const estimator = createEstimator();
+          for (const [estimatedTokens, actualTokens] of observations) {
+            estimator.calibrate({ estimatedTokens, actualTokens });
+            const factor = estimator.calibrationFactor();
+            if (factor < 0.5 || factor > 2) return false;
+          }
+          return true;
+        },
+      ),
+    );
   });
 
   it('ignores bad observations', () => {
-    const estimator = createEstimator();
+    const estimator = createEstimator({ calibrationSmoothing: 1 });
     estimator.calibrate({ estimatedTokens: 1000, actualTokens: 1100 });
     const bad = [
       { estimatedTokens: 0, actualTokens: 100 },
@@ -250,13 +276,58 @@ describe('createEstimator: calibration', () => {
   });
 
   it('treats bad counts in calibrated() gently', () => {
-    const estimator = createEstimator();
+    const estimator = createEstimator({ calibrationSmoothing: 1 });
     estimator.calibrate({ estimatedTokens: 100, actualTokens: 200 });
     expect(estimator.calibrated(Number.NaN)).toBe(0);
     expect(estimator.calibrated(-10)).toBe(0);
     expect(estimator.calibrated(0)).toBe(0);
     expect(estimator.calibrated(Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
     expect(estimator.calibrated(3)).toBe(6);
+  });
+});
+
+describe('createEstimator: provider views', () => {
+  const image = (width: number, height: number) => {
+    const bytes = new Uint8Array(33 + 3000);
+    bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+    const view = new DataView(bytes.buffer);
+    view.setUint32(16, width);
+    view.setUint32(20, height);
+    return { type: 'image' as const, data: bytes, mediaType: 'image/png' };
+  };
+
+  it('counts images with each provider’s formula and shares calibration', () => {
+    const estimator = createEstimator({ calibrationSmoothing: 1 });
+    const message: Message = { role: 'user', content: [image(1024, 1024)] };
+    const anthropic = estimator.countMessage(message);
+    const openai = estimator.forProvider!({ imageFormula: 'openai', toolResultMedia: 'native' });
+    const google = estimator.forProvider!({ imageFormula: 'google', toolResultMedia: 'native' });
+    // Anthropic: ⌈1024×1024/750⌉ = 1399 (+4 framing); OpenAI: 768×768 → 4 tiles → 765; Google: 4 tiles → 1032.
+    expect(anthropic).toBe(1399 + 4);
+    expect(openai.countMessage(message)).toBe(765 + 4);
+    expect(google.countMessage(message)).toBe(1032 + 4);
+    expect(estimator.forProvider!({ imageFormula: 'anthropic', toolResultMedia: 'native' })).toBe(estimator);
+    openai.calibrate({ model: 'm', estimatedTokens: 100, actualTokens: 120 });
+    expect(estimator.calibrationFactor('m')).toBeCloseTo(1.2);
+  });
+
+  it('counts media in a tool result as the base64 text a text-only provider sends', () => {
+    const estimator = createEstimator();
+    const data = btoa('x'.repeat(30_000));
+    const message: Message = {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c',
+          toolName: 'shot',
+          content: [{ type: 'image', data, mediaType: 'image/png' }],
+        },
+      ],
+    };
+    const asText = estimator.forProvider!({ imageFormula: 'openai', toolResultMedia: 'text' });
+    expect(asText.countMessage(message)).toBeGreaterThan(data.length / 4);
+    expect(estimator.countMessage(message)).toBeLessThan(2_000);
   });
 });
 

@@ -1,7 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import { contentKey } from '../message/content-key';
-import type { Message, MessagePart, OpaquePart, ToolResultPart } from '../message/message';
+import type {
+  FilePart,
+  ImagePart,
+  Message,
+  MessagePart,
+  OpaquePart,
+  ToolResultPart,
+} from '../message/message';
 import { estimateTextTokens } from './estimate-text-tokens';
 import type { Estimator } from './estimator';
 import { fileTokens } from './file-tokens';
@@ -31,20 +38,22 @@ export interface EstimatorOptions {
    */
   messageOverheadTokens?: number;
   /**
-   * The smallest calibration factor (actual ÷ estimated) the estimator will learn; lower
-   * observations are clamped to it.
+   * The lower end of the band of plausible calibration observations (actual ÷ estimated). A
+   * response whose ratio falls outside the band is an outlier (a provider that sent more than the
+   * prompt, cached or batched usage, a misreported count) and is ignored, so one odd call cannot
+   * swing the thresholds.
    * @default 0.5
    */
   minimumCalibrationFactor?: number;
   /**
-   * The largest calibration factor the estimator will learn; higher observations are clamped to it.
-   * @default 4
+   * The upper end of that band: observations above it are ignored as outliers.
+   * @default 2
    */
   maximumCalibrationFactor?: number;
   /**
-   * Weight of each new observation in the exponentially smoothed factor, in (0, 1]: 1 keeps only
-   * the latest ratio, smaller values average over more responses. The first observation for a
-   * model is taken as is.
+   * Weight of each new observation in the exponentially smoothed factor, in (0, 1]. The factor
+   * starts at 1 and moves this share of the way towards each observation inside the band, so it
+   * follows a steady difference within a few responses and never jumps on one.
    * @default 0.3
    */
   calibrationSmoothing?: number;
@@ -65,6 +74,8 @@ const CACHED_TEXT_MIN_CHARS = 256;
 const TOOL_CALL_OVERHEAD_TOKENS = 6;
 /** Framing of a tool result beyond its id and content. */
 const TOOL_RESULT_OVERHEAD_TOKENS = 4;
+/** o200k_base reads random base64 at about this many characters per token (measured: 40,000 → 27,287). */
+const BASE64_CHARS_PER_TOKEN = 1.466;
 /** Binary data inside opaque values and tool inputs: bytes per token (as a file of that size). */
 const BINARY_BYTES_PER_TOKEN = 500;
 
@@ -159,7 +170,7 @@ export function createEstimator({
   imageProvider = 'anthropic',
   messageOverheadTokens = 4,
   minimumCalibrationFactor = 0.5,
-  maximumCalibrationFactor = 4,
+  maximumCalibrationFactor = 2,
   calibrationSmoothing = 0.3,
   textCacheChars = 4_000_000,
 }: EstimatorOptions = {}): Estimator {
@@ -217,96 +228,130 @@ export function createEstimator({
   const countOpaque = (part: OpaquePart): number =>
     typeof part.text === 'string' ? countText(part.text) : countValue(part.value);
 
-  const countToolResult = (part: ToolResultPart): number => {
-    let tokens = TOOL_RESULT_OVERHEAD_TOKENS + textOf(part.toolCallId);
-    const { content } = part;
-    if (typeof content === 'string') return tokens + countText(content);
-    if (!Array.isArray(content)) return tokens + countValue(content);
-    for (const item of content as readonly MessagePart[]) tokens += countPart(item);
-    return tokens;
+  /** Media a provider sends inside a tool message as JSON text: its base64, counted as text. */
+  const countMediaAsText = (part: ImagePart | FilePart): number => {
+    const { data, url } = part;
+    if (typeof data === 'string') return countText(data);
+    if (data != null && typeof data.byteLength === 'number') {
+      return Math.ceil((Math.ceil(data.byteLength / 3) * 4) / BASE64_CHARS_PER_TOKEN);
+    }
+    return typeof url === 'string' ? countText(url) : 0;
   };
 
-  const countPart = (part: MessagePart): number => {
-    if (typeof part !== 'object' || part === null) return countValue(part);
-    switch (part.type) {
-      case 'text':
-      case 'reasoning':
-        return textOf(part.text);
-      case 'image':
-        return imageTokens(part, { provider: imageProvider });
-      case 'file':
-        return fileTokens(part, { countText });
-      case 'tool-call':
-        return (
-          TOOL_CALL_OVERHEAD_TOKENS + textOf(part.toolName) + textOf(part.toolCallId) + countValue(part.input)
-        );
-      case 'tool-result':
-        return countToolResult(part);
-      case 'opaque':
-        return countOpaque(part);
-      default:
-        return countValue(part);
-    }
-  };
+  /** The counting functions for one provider profile, each with its own per-message memo. */
+  const makeCounter = (formula: ImageProvider, toolResultMediaAsText: boolean) => {
+    const countToolResult = (part: ToolResultPart): number => {
+      let tokens = TOOL_RESULT_OVERHEAD_TOKENS + textOf(part.toolCallId);
+      const { content } = part;
+      if (typeof content === 'string') return tokens + countText(content);
+      if (!Array.isArray(content)) return tokens + countValue(content);
+      for (const item of content as readonly MessagePart[]) {
+        tokens +=
+          toolResultMediaAsText && (item?.type === 'image' || item?.type === 'file')
+            ? countMediaAsText(item)
+            : countPart(item);
+      }
+      return tokens;
+    };
 
-  const messageCounts = new WeakMap<object, number>();
+    const countPart = (part: MessagePart): number => {
+      if (typeof part !== 'object' || part === null) return countValue(part);
+      switch (part.type) {
+        case 'text':
+        case 'reasoning':
+          return textOf(part.text);
+        case 'image':
+          return imageTokens(part, { provider: formula });
+        case 'file':
+          return fileTokens(part, { countText });
+        case 'tool-call':
+          return (
+            TOOL_CALL_OVERHEAD_TOKENS +
+            textOf(part.toolName) +
+            textOf(part.toolCallId) +
+            countValue(part.input)
+          );
+        case 'tool-result':
+          return countToolResult(part);
+        case 'opaque':
+          return countOpaque(part);
+        default:
+          return countValue(part);
+      }
+    };
 
-  const countMessage = (message: Message): number => {
-    if (typeof message !== 'object' || message === null) return 0;
-    const known = messageCounts.get(message);
-    if (known !== undefined) return known;
-    // A new object with exactly the content of one counted before (a request rebuilt from JSON)
-    // shares its content key, and so its count.
-    const key = contentKey(message);
-    if (key !== message) {
-      const shared = messageCounts.get(key);
-      if (shared !== undefined) return shared;
-    }
-    let tokens = messageOverheadTokens;
-    const { content } = message;
-    if (typeof content === 'string') tokens += countText(content);
-    else if (Array.isArray(content))
-      for (const part of content as readonly MessagePart[]) tokens += countPart(part);
-    messageCounts.set(message, tokens);
-    if (key !== message) messageCounts.set(key, tokens);
-    return tokens;
+    const messageCounts = new WeakMap<object, number>();
+    const countMessage = (message: Message): number => {
+      if (typeof message !== 'object' || message === null) return 0;
+      const known = messageCounts.get(message);
+      if (known !== undefined) return known;
+      // A new object with exactly the content of one counted before (a request rebuilt from JSON)
+      // shares its content key, and so its count.
+      const key = contentKey(message);
+      if (key !== message) {
+        const shared = messageCounts.get(key);
+        if (shared !== undefined) return shared;
+      }
+      let tokens = messageOverheadTokens;
+      const { content } = message;
+      if (typeof content === 'string') tokens += countText(content);
+      else if (Array.isArray(content))
+        for (const part of content as readonly MessagePart[]) tokens += countPart(part);
+      messageCounts.set(message, tokens);
+      if (key !== message) messageCounts.set(key, tokens);
+      return tokens;
+    };
+    return { countPart, countMessage };
   };
 
   const factors = new Map<string, number>();
-  const clampFactor = (factor: number): number =>
-    Math.min(maximumCalibrationFactor, Math.max(minimumCalibrationFactor, factor));
+  const views = new Map<string, Estimator>();
 
-  return {
-    countText: (text) => textOf(text),
-    countPart,
-    countMessage,
-    countMessages(messages) {
-      let tokens = 0;
-      for (const message of messages) tokens += countMessage(message);
-      return tokens;
-    },
-    calibrated(tokenCount, model) {
-      if (Number.isNaN(tokenCount) || tokenCount <= 0) return 0;
-      if (tokenCount === Number.POSITIVE_INFINITY) return tokenCount;
-      return Math.round(tokenCount * (factors.get(model ?? '') ?? 1));
-    },
-    calibrate(input) {
-      if (typeof input !== 'object' || input === null) return;
-      const { model, estimatedTokens, actualTokens } = input;
-      if (!isFiniteNumber(estimatedTokens) || !isFiniteNumber(actualTokens)) return;
-      if (estimatedTokens <= 0 || actualTokens <= 0) return;
-      const key = typeof model === 'string' ? model : '';
-      const observed = clampFactor(actualTokens / estimatedTokens);
-      const previous = factors.get(key);
-      factors.set(
-        key,
-        previous === undefined
-          ? observed
-          : clampFactor(previous + calibrationSmoothing * (observed - previous)),
-      );
-    },
-    calibrationFactor(model) {
-      return factors.get(model ?? '') ?? 1;
-    },
+  const makeEstimator = (formula: ImageProvider, toolResultMediaAsText: boolean): Estimator => {
+    const { countPart, countMessage } = makeCounter(formula, toolResultMediaAsText);
+    const estimator: Estimator = {
+      countText: (text) => textOf(text),
+      countPart,
+      countMessage,
+      countMessages(messages) {
+        let tokens = 0;
+        for (const message of messages) tokens += countMessage(message);
+        return tokens;
+      },
+      calibrated(tokenCount, model) {
+        if (Number.isNaN(tokenCount) || tokenCount <= 0) return 0;
+        if (tokenCount === Number.POSITIVE_INFINITY) return tokenCount;
+        return Math.round(tokenCount * (factors.get(model ?? '') ?? 1));
+      },
+      calibrate(input) {
+        if (typeof input !== 'object' || input === null) return;
+        const { model, estimatedTokens, actualTokens } = input;
+        if (!isFiniteNumber(estimatedTokens) || !isFiniteNumber(actualTokens)) return;
+        if (estimatedTokens <= 0 || actualTokens <= 0) return;
+        const observed = actualTokens / estimatedTokens;
+        // Outside the band: an outlier (cached or batched usage, a misreport), not the tokenizer.
+        if (observed < minimumCalibrationFactor || observed > maximumCalibrationFactor) return;
+        const key = typeof model === 'string' ? model : '';
+        const previous = factors.get(key) ?? 1;
+        factors.set(key, previous + calibrationSmoothing * (observed - previous));
+      },
+      calibrationFactor(model) {
+        return factors.get(model ?? '') ?? 1;
+      },
+      forProvider({ imageFormula, toolResultMedia }) {
+        const asText = toolResultMedia === 'text';
+        if (imageFormula === imageProvider && !asText) return base;
+        const key = `${imageFormula}|${asText}`;
+        let view = views.get(key);
+        if (view === undefined) {
+          view = makeEstimator(imageFormula, asText);
+          views.set(key, view);
+        }
+        return view;
+      },
+    };
+    return estimator;
   };
+  const base = makeEstimator(imageProvider, false);
+  return base;
 }

@@ -1,4 +1,5 @@
 import type { Message, MessagePart } from '../message/message';
+import type { ImageProvider } from './image-tokens';
 
 /**
  * Counts tokens for text, parts and messages. Made by `createEstimator`; every count a compactor
@@ -28,4 +29,11 @@ export interface Estimator {
   calibrate(input: { model?: string; estimatedTokens: number; actualTokens: number }): void;
   /** The current calibration factor for `model` (1 when nothing has been learned). */
   calibrationFactor(model?: string): number;
+  /**
+   * A view of this estimator that counts for one provider: images with its formula, and media
+   * inside tool results as the text the provider sends them as (when `toolResultMedia` is `text`).
+   * The view shares the text cache and the calibration; it memoises messages on its own. Optional:
+   * an estimator without it counts the same for every provider.
+   */
+  forProvider?(profile: { imageFormula: ImageProvider; toolResultMedia: 'native' | 'text' }): Estimator;
 }

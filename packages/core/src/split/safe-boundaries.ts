@@ -5,22 +5,22 @@ import { toolCallsOf, toolResultsOf } from '../message/message-parts';
  * For a message list of length n, an array of n + 1 flags: `safe[b]` is true when cutting the list
  * before index b (older = [0, b), recent = [b, n)) leaves no tool call on one side and its result on
  * the other. Calls that never get a result and results whose call is missing are ignored: they are
- * orphans already, and no boundary can make them worse.
+ * orphans already, and no boundary can make them worse. A result pairs with the latest call of its
+ * id before it, so ids that repeat across turns (some servers number calls per response) pair up
+ * turn by turn.
  */
 export function safeBoundaries(messages: readonly Message[]): boolean[] {
   const callIndex = new Map<string, number>();
   // open[b] counts call/result pairs that a cut before b would separate (difference array).
   const open = new Array<number>(messages.length + 2).fill(0);
   messages.forEach((message, index) => {
-    for (const call of toolCallsOf(message)) {
-      if (!callIndex.has(call.toolCallId)) callIndex.set(call.toolCallId, index);
-    }
     for (const result of toolResultsOf(message)) {
       const callAt = callIndex.get(result.toolCallId);
       if (callAt === undefined || callAt >= index) continue;
       open[callAt + 1] = (open[callAt + 1] ?? 0) + 1;
       open[index + 1] = (open[index + 1] ?? 0) - 1;
     }
+    for (const call of toolCallsOf(message)) callIndex.set(call.toolCallId, index);
   });
   const safe: boolean[] = [];
   let running = 0;

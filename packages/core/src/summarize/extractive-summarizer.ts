@@ -1,3 +1,4 @@
+import { estimateTextTokens } from '../estimate/estimate-text-tokens';
 import type { Message } from '../message/message';
 import { messageText, toolCallsOf, toolResultsOf, toolResultText } from '../message/message-parts';
 import { truncateText } from '../truncate/truncate-text';
@@ -26,6 +27,12 @@ export interface ExtractiveSummarizerOptions {
    * @default 40
    */
   maxIdentifiers?: number;
+  /**
+   * Longest the digest may be in tokens (by the built-in estimate); the summarizer takes the
+   * engine's bound (`SummarizerInput.maxTokens`) when it is lower.
+   * @default Infinity
+   */
+  maxTokens?: number;
 }
 
 /**
@@ -39,9 +46,16 @@ export function createExtractiveSummarizer({
   maxRequests = 8,
   maxRequestChars = 280,
   maxIdentifiers = 40,
+  maxTokens = Number.POSITIVE_INFINITY,
 }: ExtractiveSummarizerOptions = {}): Summarizer {
-  return ({ messages, previousSummary }: SummarizerInput) =>
-    extractiveDigest(messages, previousSummary, { maxChars, maxRequests, maxRequestChars, maxIdentifiers });
+  return ({ messages, previousSummary, maxTokens: bound }: SummarizerInput) =>
+    extractiveDigest(messages, previousSummary, {
+      maxChars,
+      maxRequests,
+      maxRequestChars,
+      maxIdentifiers,
+      maxTokens: Math.min(maxTokens, bound ?? Number.POSITIVE_INFINITY),
+    });
 }
 
 /** {@link createExtractiveSummarizer} with its defaults. */
@@ -56,7 +70,33 @@ export function extractiveDigest(
     maxRequests = 8,
     maxRequestChars = 280,
     maxIdentifiers = 40,
+    maxTokens = Number.POSITIVE_INFINITY,
   }: ExtractiveSummarizerOptions = {},
+): string {
+  const build = (chars: number) =>
+    buildDigest(messages, previousSummary, { maxChars: chars, maxRequests, maxRequestChars, maxIdentifiers });
+  if (!Number.isFinite(maxTokens)) return build(maxChars);
+  // Within the token bound too: start at four characters a token, then shrink by what is measured.
+  let chars = Math.min(maxChars, Math.max(1, Math.floor(maxTokens * 4)));
+  let digest = build(chars);
+  for (let round = 0; round < 8; round++) {
+    const tokens = estimateTextTokens(digest);
+    if (tokens <= maxTokens || chars <= 1) break;
+    chars = Math.max(1, Math.floor(chars * (maxTokens / tokens) * 0.95));
+    digest = build(chars);
+  }
+  return digest;
+}
+
+function buildDigest(
+  messages: readonly Message[],
+  previousSummary: string | undefined,
+  {
+    maxChars,
+    maxRequests,
+    maxRequestChars,
+    maxIdentifiers,
+  }: Required<Omit<ExtractiveSummarizerOptions, 'maxTokens'>>,
 ): string {
   const requests: string[] = [];
   const conclusions: string[] = [];

@@ -4,6 +4,7 @@ import { defaultEstimator } from '../estimate/default-estimator';
 import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
 import { truncateText } from '../truncate/truncate-text';
+import { linkSignals, raceAbort } from './abortable';
 import { DEFAULT_SUMMARY_PROMPT, MEMORY_INSTRUCTIONS } from './default-summary-prompt';
 import { extractIdentifiers, identifierCoverage } from './extract-identifiers';
 import { type RenderTranscriptOptions, renderMessage } from './render-transcript';
@@ -43,8 +44,26 @@ export interface SummarizeOptions {
    * Errors it throws are caught and returned as `memoryError`.
    */
   onMemory?: (memories: readonly string[]) => void | Promise<void>;
-  /** Counts tokens for chunking. @default a default estimator */
+  /**
+   * The bound on the summary, in tokens (counted with `estimator`). The summarizer is told it
+   * (`SummarizerInput.maxTokens`, and a line in the prompt); a summary over it is a failed attempt,
+   * retried once like any failure. Chunked spans keep the running summary under it too.
+   * @default 2048 (the seeds' SUMMARY_MAX_TOKENS)
+   */
+  maxSummaryTokens?: number;
+  /**
+   * Time limit for the whole call, in milliseconds: every summarizer call gets an `AbortSignal`
+   * that fires at the deadline, and a call still running then is abandoned and counts as a failed
+   * attempt (a retry is made only while time is left). `Infinity` means no limit.
+   * @default Infinity
+   */
+  timeoutMs?: number;
+  /** Counts tokens for chunking and the bound. @default a default estimator */
   estimator?: Estimator;
+  /**
+   * Aborts the summarizer at once (passed to it, and a call that ignores it is abandoned); the
+   * abort reason is thrown.
+   */
   abortSignal?: AbortSignal;
   /** Passed on to the summarizer. */
   conversationId?: string;
@@ -63,8 +82,8 @@ export interface SummarizeResult {
   memoryError?: unknown;
 }
 
-/** Tokens kept free for the running summary when chunking. */
-const SUMMARY_RESERVE_TOKENS = 2_000;
+/** The seeds' bound on a summary, in tokens (SUMMARY_MAX_TOKENS). */
+export const SUMMARY_MAX_TOKENS = 2_048;
 const MIN_AUDITED_IDENTIFIERS = 3;
 const MIN_IDENTIFIER_COVERAGE = 0.5;
 const MEMORY_LINE = /^\s*MEMORY:\s*(.+)$/gm;
@@ -86,6 +105,8 @@ export async function summarize({
   transcript: transcriptOptions,
   auditIdentifiers = true,
   onMemory,
+  maxSummaryTokens = SUMMARY_MAX_TOKENS,
+  timeoutMs = Number.POSITIVE_INFINITY,
   estimator = defaultEstimator(),
   abortSignal,
   conversationId,
@@ -100,15 +121,28 @@ export async function summarize({
       message: 'must be above 0',
     });
   }
+  if (!(maxSummaryTokens > 0)) {
+    throw new InvalidConfigError({
+      option: 'maxSummaryTokens',
+      value: maxSummaryTokens,
+      message: 'must be a number of tokens above 0',
+    });
+  }
+  if (!(timeoutMs > 0)) {
+    throw new InvalidConfigError({
+      option: 'timeoutMs',
+      value: timeoutMs,
+      message: 'must be a number of milliseconds above 0 (Infinity for no limit)',
+    });
+  }
+  abortSignal?.throwIfAborted();
   const system = onMemory ? summaryPrompt + MEMORY_INSTRUCTIONS : summaryPrompt;
   const rendered = messages
     .map((message) => ({ message, text: renderMessage(message, transcriptOptions) }))
     .filter((entry) => entry.text !== '');
   const chunkBudget = Math.max(
     1_000,
-    maxInputTokens -
-      estimator.countText(system) -
-      Math.max(SUMMARY_RESERVE_TOKENS, estimateOf(previousSummary)),
+    maxInputTokens - estimator.countText(system) - Math.max(maxSummaryTokens, estimateOf(previousSummary)),
   );
   const chunks = chunkTranscript(rendered, chunkBudget, estimator);
   const identifiers = auditIdentifiers ? userIdentifiers(messages) : [];
@@ -116,28 +150,45 @@ export async function summarize({
   let running = previousSummary;
   let calls = 0;
   const memories: string[] = [];
-  for (const chunk of chunks) {
-    const transcript = chunk.map((entry) => entry.text).join('\n\n');
-    const prompt = buildPrompt(running, transcript);
-    const previous = running;
-    const chunkMessages = chunk.map((entry) => entry.message);
-    const outcome = await summarizeChunk({
-      call: () =>
-        summarizer({
-          system,
-          prompt,
-          messages: chunkMessages,
-          previousSummary: previous,
-          transcript,
-          abortSignal,
-          conversationId,
-        }),
-      identifiers: identifiers.filter((identifier) => transcript.includes(identifier)),
-      abortSignal,
-    });
-    calls += outcome.calls;
-    running = outcome.summary;
-    memories.push(...outcome.memories);
+  const deadline = linkSignals(
+    [abortSignal],
+    timeoutMs,
+    `The summarizer did not finish within ${timeoutMs} ms.`,
+  );
+  try {
+    for (const chunk of chunks) {
+      const transcript = chunk.map((entry) => entry.text).join('\n\n');
+      const prompt = buildPrompt(running, transcript, maxSummaryTokens);
+      const previous = running;
+      const chunkMessages = chunk.map((entry) => entry.message);
+      const outcome = await summarizeChunk({
+        call: () =>
+          summarizer({
+            system,
+            prompt,
+            messages: chunkMessages,
+            previousSummary: previous,
+            transcript,
+            maxTokens: maxSummaryTokens,
+            abortSignal: deadline.signal,
+            conversationId,
+          }),
+        identifiers: identifiers.filter((identifier) => transcript.includes(identifier)),
+        callerSignal: abortSignal,
+        signal: deadline.signal,
+        withinBound: (summary) => {
+          const tokens = estimator.countText(summary);
+          return tokens <= maxSummaryTokens
+            ? undefined
+            : new Error(`The summary is about ${tokens} tokens, over its bound of ${maxSummaryTokens}.`);
+        },
+      });
+      calls += outcome.calls;
+      running = outcome.summary;
+      memories.push(...outcome.memories);
+    }
+  } finally {
+    deadline.dispose();
   }
 
   let memoryError: unknown;
@@ -155,11 +206,12 @@ export async function summarize({
   }
 }
 
-function buildPrompt(previousSummary: string | undefined, transcript: string): string {
+function buildPrompt(previousSummary: string | undefined, transcript: string, maxTokens: number): string {
   const previous = previousSummary
     ? `Previous summary (merge it with the conversation below into one updated summary):\n<previous-summary>\n${previousSummary}\n</previous-summary>\n\n`
     : '';
-  return `${previous}Conversation to summarize:\n<transcript>\n${transcript}\n</transcript>`;
+  const words = Math.max(20, Math.floor(maxTokens * 0.6));
+  return `${previous}Conversation to summarize:\n<transcript>\n${transcript}\n</transcript>\n\nKeep the whole summary under ${maxTokens} tokens (about ${words} words); condense older details rather than exceed it.`;
 }
 
 interface RenderedMessage {
@@ -201,32 +253,50 @@ interface ChunkOutcome {
   calls: number;
 }
 
-/** One chunk: at most two calls (the retry), blank output is a failure, identifiers audited. */
+/**
+ * One chunk: at most two calls (the retry), blank output or a summary over its bound is a failure,
+ * identifiers audited. A call still running when `signal` aborts is abandoned: the caller's abort is
+ * rethrown at once; the deadline counts as a failed attempt, and no retry starts after it.
+ */
 async function summarizeChunk({
   call,
   identifiers,
-  abortSignal,
+  callerSignal,
+  signal,
+  withinBound,
 }: {
   call: () => ReturnType<Summarizer>;
   identifiers: readonly string[];
-  abortSignal: AbortSignal | undefined;
+  callerSignal: AbortSignal | undefined;
+  signal: AbortSignal;
+  withinBound: (summary: string) => Error | undefined;
 }): Promise<ChunkOutcome> {
   const errors: unknown[] = [];
   let best: { summary: string; memories: string[]; coverage: number } | undefined;
   let calls = 0;
   for (let attempt = 1; attempt <= 2; attempt++) {
-    abortSignal?.throwIfAborted();
+    callerSignal?.throwIfAborted();
+    if (signal.aborted) {
+      if (errors.length === 0) errors.push(signal.reason);
+      break;
+    }
     calls++;
     let output: string | SummarizerOutput;
     try {
-      output = await call();
+      output = await raceAbort(call(), signal);
     } catch (error) {
+      callerSignal?.throwIfAborted();
       errors.push(error);
       continue;
     }
     const { summary, memories } = readOutput(output);
     if (summary.trim() === '') {
       errors.push(new Error('The summarizer returned blank text.'));
+      continue;
+    }
+    const overBound = withinBound(summary);
+    if (overBound !== undefined) {
+      errors.push(overBound);
       continue;
     }
     const coverage =

@@ -12,7 +12,15 @@ export interface SummarizerInput {
   readonly previousSummary: string | undefined;
   /** `messages` rendered as a plain-text transcript (what `prompt` contains). */
   readonly transcript: string;
-  /** Aborts the call (e.g. the request that needed it was cancelled). */
+  /**
+   * The bound on the summary in tokens: a longer summary is a failed attempt. A model summarizer
+   * should pass it on as its output limit; the prompt already states it.
+   */
+  readonly maxTokens?: number;
+  /**
+   * Aborts the call: when the request that needed it was cancelled, or at the summary's deadline
+   * (the engine abandons a call that ignores it). Pass it to the model call.
+   */
   readonly abortSignal?: AbortSignal;
   /** The conversation being compacted, when the caller knows it (to pick a model, to log). */
   readonly conversationId?: string;

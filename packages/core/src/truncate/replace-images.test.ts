@@ -38,6 +38,28 @@ describe('replaceImages', () => {
     { role: 'user', content: [{ type: 'text', text: 'and now?' }, screenshot] },
   ]);
 
+  it('leaves non-text parts of a tool result in place (no merge) and can be limited to tool results', () => {
+    const opaque = { type: 'opaque' as const, value: { kind: 'citation' } };
+    const mixed: Message[] = deepFreeze([
+      { role: 'user', content: [question, screenshot] },
+      {
+        role: 'tool',
+        content: [{ ...result, content: [caption, screenshot, opaque] }],
+      },
+    ]);
+    const { messages: output } = replaceImages(mixed, {
+      before: Number.POSITIVE_INFINITY,
+      toolResultsOnly: true,
+    });
+    expect(output[0]).toBe(mixed[0]);
+    const tool = (output[1]!.content as ToolResultPart[])[0]!;
+    expect(tool.content).toEqual([
+      caption,
+      { type: 'text', text: '[image: image/png, 1280x800, 48 KB]' },
+      opaque,
+    ]);
+  });
+
   it('replaces images in older user messages and tool results, keeping everything else', () => {
     const { messages: output, records } = replaceImages(messages, { before: 4 });
     expect(output[0]).toBe(messages[0]); // system messages are never changed
@@ -49,9 +71,11 @@ describe('replaceImages', () => {
     const tool = (output[3]!.content as ToolResultPart[])[0]!;
     expect(tool.toolCallId).toBe('c1');
     expect('isError' in tool).toBe(false);
-    const toolParts = tool.content as TextPart[];
-    expect(toolParts[0]).toBe(caption);
-    expect(toolParts[1]).toEqual({ type: 'text', text: '[image: image/png, 1280x800, 48 KB]' });
+    // One text part per result where the original had media (Gemini answers one call with one
+    // function response per text part).
+    expect(tool.content).toEqual([
+      { type: 'text', text: 'screenshot of the page\n[image: image/png, 1280x800, 48 KB]' },
+    ]);
     expect(records).toEqual([
       {
         kind: 'image',

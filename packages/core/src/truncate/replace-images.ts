@@ -26,6 +26,12 @@ export interface ReplaceImagesOptions {
    * @default false
    */
   includeFiles?: boolean;
+  /**
+   * Only replace media inside tool results (for providers that cannot send media there), leaving
+   * images the user or the assistant attached alone.
+   * @default false
+   */
+  toolResultsOnly?: boolean;
 }
 
 /**
@@ -35,13 +41,15 @@ export interface ReplaceImagesOptions {
  *
  * Each image becomes a new `text` part in the same place; other parts keep their identity, messages
  * without images are returned as the same objects, the input is never mutated, and tool results keep
- * their `toolCallId` and `isError`.
+ * their `toolCallId` and `isError`. Inside a tool result whose content ends up all text, the text
+ * parts are joined into one (newline-separated): providers that write one function response per text
+ * part (Google Gemini) would otherwise answer one call with several responses and be rejected.
  *
  * @throws {InvalidConfigError} when `before` is not a number (or is NaN).
  */
 export function replaceImages(
   messages: readonly Message[],
-  { before, includeFiles = false }: ReplaceImagesOptions,
+  { before, includeFiles = false, toolResultsOnly = false }: ReplaceImagesOptions,
 ): TruncationResult {
   if (typeof before !== 'number' || Number.isNaN(before)) {
     throw new InvalidConfigError({
@@ -59,7 +67,7 @@ export function replaceImages(
     if (!Array.isArray(message.content)) return message;
     const replacements = new Map<number, MessagePart>();
     message.content.forEach((part, partIndex) => {
-      if (isReplaced(part)) {
+      if (!toolResultsOnly && isReplaced(part)) {
         const placeholder = placeholderPart(part);
         replacements.set(partIndex, placeholder);
         records.push(imageRecord(part, placeholder, messageIndex));
@@ -92,7 +100,12 @@ function replaceInToolResult(
       toolCallId: result.toolCallId,
     });
   });
-  return parts === undefined ? result : { ...result, content: parts };
+  if (parts === undefined) return result;
+  // One text part per result where the original had media (see above).
+  if (parts.every((part) => part?.type === 'text')) {
+    parts = [{ type: 'text', text: parts.map((part) => (part as TextPart).text).join('\n') }];
+  }
+  return { ...result, content: parts };
 }
 
 function placeholderPart(part: ImagePart | FilePart): TextPart {

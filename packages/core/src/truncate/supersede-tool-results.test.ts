@@ -111,7 +111,7 @@ describe('supersedeToolResults', () => {
     expect(output[4]).toBe(messages[4]); // write_file shares the path but is another tool
   });
 
-  it('dedupes identical results of the same tool, keeping the later one', () => {
+  it('dedupes identical results of the same tool, keeping the earliest (the prefix never changes)', () => {
     const listing = Array.from({ length: 50 }, (_, index) => `file_${index}.ts`).join('\n');
     const messages = conversation([
       { id: 'c1', tool: 'list_dir', input: { path: '.' }, content: listing },
@@ -120,17 +120,28 @@ describe('supersedeToolResults', () => {
       { id: 'c4', tool: 'glob', input: { pattern: '*' }, content: listing },
     ]);
     const { messages: output, records } = supersedeToolResults(messages);
-    expect(resultAt(output, 2).content).toBe('[duplicate: identical to a later list_dir result]');
+    expect(output[2]).toBe(messages[2]);
     // Same text as a part list: also a duplicate, and the note keeps the part-list shape.
     expect(resultAt(output, 4).content).toEqual([
-      { type: 'text', text: '[duplicate: identical to a later list_dir result]' },
+      { type: 'text', text: '[duplicate: identical to the earlier list_dir result of call c1]' },
     ]);
-    expect(output[6]).toBe(messages[6]);
+    expect(resultAt(output, 6).content).toBe(
+      '[duplicate: identical to the earlier list_dir result of call c1]',
+    );
     expect(output[8]).toBe(messages[8]); // same text from another tool does not count
     expect(records.map((record) => [record.kind, record.toolCallId])).toEqual([
-      ['duplicate', 'c1'],
       ['duplicate', 'c2'],
+      ['duplicate', 'c3'],
     ]);
+    // A new copy arriving later never changes what came before it.
+    const grown = conversation([
+      { id: 'c1', tool: 'list_dir', input: { path: '.' }, content: listing },
+      { id: 'c2', tool: 'list_dir', input: { path: './' }, content: [{ type: 'text', text: listing }] },
+      { id: 'c3', tool: 'list_dir', input: { path: 'src/..' }, content: listing },
+      { id: 'c4', tool: 'glob', input: { pattern: '*' }, content: listing },
+      { id: 'c5', tool: 'list_dir', input: { path: '/x/..' }, content: listing },
+    ]);
+    expect(supersedeToolResults(grown).messages.slice(0, 9)).toEqual(output);
   });
 
   it('writes the note as a text part when the content was a part list', () => {
@@ -164,7 +175,7 @@ describe('supersedeToolResults', () => {
       supersedeToolResults(messages, { minChars: 0 }).records.map((record) => record.toolCallId),
     ).toEqual(['c1', 'c3', 'c4']);
     expect(supersedeToolResults(messages, { supersede: false }).records).toEqual([
-      expect.objectContaining({ kind: 'duplicate', toolCallId: 'c4' }),
+      expect.objectContaining({ kind: 'duplicate', toolCallId: 'c5' }),
     ]);
     expect(supersedeToolResults(messages, { supersede: false, dedupe: false }).records).toEqual([]);
   });

@@ -51,9 +51,11 @@ const DEFAULT_MIN_CHARS = 200;
  *   non-error result, so the earlier result is stale:
  *   `[superseded: read_file was called again with the same arguments later; see the newer result]`;
  *   a later error result does not supersede anything;
- * - **duplicate**: a later result of the same tool has exactly the same text (results with images,
- *   files or opaque parts are never considered duplicates):
- *   `[duplicate: identical to a later read_file result]`.
+ * - **duplicate**: an earlier result of the same tool has exactly the same text (results with
+ *   images, files or opaque parts are never considered duplicates), so this copy adds nothing:
+ *   `[duplicate: identical to the earlier read_file result of call call_1]`. The earliest copy is
+ *   the one kept, so deduplicating never edits an old message when a new copy arrives: the
+ *   request's prefix stays the same and provider prompt caches keep hitting.
  *
  * Never deletes messages and never separates a call from its result: the result part stays with
  * its `toolCallId`, `toolName` and `isError`; string content becomes the note, part content becomes
@@ -94,65 +96,68 @@ export function supersedeToolResults(
     });
   });
 
+  // Superseded: walk newest first, so each result knows whether a later call hit its target.
+  const superseded = new Set<number>();
   const laterTargets = new Set<string>();
-  const laterTexts = new Map<string, Set<string>>();
-  const replacements = new Map<number, Map<number, MessagePart>>();
-  const records: TruncationRecord[] = [];
   for (let rank = results.length - 1; rank >= 0; rank--) {
-    const { messageIndex, partIndex, result } = results[rank]!;
+    const { messageIndex, result } = results[rank]!;
     const call = supersede ? calls.get(result.toolCallId) : undefined;
     const target = call === undefined ? undefined : targetOf(result.toolName, call, keyOf);
-    const text = dedupe ? dedupeText(result) : undefined;
-
-    if (messageIndex < before) {
-      const chars = contentChars(result);
-      let note: string | undefined;
-      let kind: 'superseded' | 'duplicate' | undefined;
-      if (chars >= minChars && target !== undefined && laterTargets.has(target)) {
-        kind = 'superseded';
-        note = `[superseded: ${result.toolName} was called again ${sameTarget} later; see the newer result]`;
-      } else if (chars >= minChars && text !== undefined && laterTexts.get(result.toolName)?.has(text)) {
-        kind = 'duplicate';
-        note = `[duplicate: identical to a later ${result.toolName} result]`;
-      }
-      if (kind !== undefined && note !== undefined) {
-        const replaced: ToolResultPart = {
-          ...result,
-          content: typeof result.content === 'string' ? note : [{ type: 'text', text: note }],
-        };
-        let messageReplacements = replacements.get(messageIndex);
-        if (messageReplacements === undefined) {
-          messageReplacements = new Map();
-          replacements.set(messageIndex, messageReplacements);
-        }
-        messageReplacements.set(partIndex, replaced);
-        records.push({
-          kind,
-          messageIndex,
-          toolName: result.toolName,
-          toolCallId: result.toolCallId,
-          charsBefore: chars,
-          charsAfter: note.length,
-        });
-      }
-    }
-
+    if (messageIndex < before && target !== undefined && laterTargets.has(target)) superseded.add(rank);
     if (target !== undefined && result.isError !== true) laterTargets.add(target);
-    if (text !== undefined) {
-      let texts = laterTexts.get(result.toolName);
-      if (texts === undefined) {
-        texts = new Set();
-        laterTexts.set(result.toolName, texts);
-      }
-      texts.add(text);
-    }
   }
+  // Duplicates: walk oldest first, so each result knows the earliest identical copy.
+  const earliest = new Map<string, string>();
+  const duplicateOf = new Map<number, string>();
+  results.forEach(({ messageIndex, result }, rank) => {
+    const text = dedupe && !superseded.has(rank) ? dedupeText(result) : undefined;
+    if (text === undefined) return;
+    const key = `${result.toolName}\u0000${text}`;
+    const first = earliest.get(key);
+    if (first === undefined) earliest.set(key, result.toolCallId);
+    else if (messageIndex < before) duplicateOf.set(rank, first);
+  });
+
+  const replacements = new Map<number, Map<number, MessagePart>>();
+  const records: TruncationRecord[] = [];
+  results.forEach(({ messageIndex, partIndex, result }, rank) => {
+    const chars = contentChars(result);
+    let note: string | undefined;
+    let kind: 'superseded' | 'duplicate' | undefined;
+    if (chars >= minChars && superseded.has(rank)) {
+      kind = 'superseded';
+      note = `[superseded: ${result.toolName} was called again ${sameTarget} later; see the newer result]`;
+    } else if (chars >= minChars && duplicateOf.has(rank)) {
+      kind = 'duplicate';
+      note = `[duplicate: identical to the earlier ${result.toolName} result of call ${duplicateOf.get(rank)}]`;
+    }
+    if (kind !== undefined && note !== undefined) {
+      const replaced: ToolResultPart = {
+        ...result,
+        content: typeof result.content === 'string' ? note : [{ type: 'text', text: note }],
+      };
+      let messageReplacements = replacements.get(messageIndex);
+      if (messageReplacements === undefined) {
+        messageReplacements = new Map();
+        replacements.set(messageIndex, messageReplacements);
+      }
+      messageReplacements.set(partIndex, replaced);
+      records.push({
+        kind,
+        messageIndex,
+        toolName: result.toolName,
+        toolCallId: result.toolCallId,
+        charsBefore: chars,
+        charsAfter: note.length,
+      });
+    }
+  });
 
   const output = messages.map((message, messageIndex) => {
     const messageReplacements = replacements.get(messageIndex);
     return messageReplacements === undefined ? message : replaceParts(message, messageReplacements);
   });
-  return { messages: output, records: records.reverse() };
+  return { messages: output, records };
 }
 
 /** The tool name and the call's target key, or `undefined` when the call has no key (or the key function threw). */

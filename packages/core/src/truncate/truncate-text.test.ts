@@ -193,13 +193,11 @@ describe('truncateText', () => {
     expect(() => truncateText(42 as unknown as string, { maxChars: 10 })).toThrow(TypeError);
   });
 
-  it('does O(kept) work on a 10 MB single-line input', () => {
+  it('cuts a 10 MB single-line input (its O(kept) cost is measured by `pnpm bench`)', () => {
     const text = 'é'.repeat(10 * 1024 * 1024);
-    truncateText(text, { maxChars: 30_000 });
-    const start = performance.now();
-    for (let round = 0; round < 100; round++) truncateText(text, { maxChars: 30_000 });
-    // A scan of the input would cost ~10 ms per call; 100 calls in well under that proves there is none.
-    expect(performance.now() - start).toBeLessThan(100);
+    const output = truncateText(text, { maxChars: 30_000 });
+    expect(output.length).toBeLessThanOrEqual(30_000);
+    expect(output.startsWith('é'.repeat(1_000))).toBe(true);
   });
 
   describe('properties', () => {

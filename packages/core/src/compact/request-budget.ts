@@ -1,0 +1,98 @@
+import type { ResolvedCompactionOptions } from './compaction-options';
+
+/** Every budget of one request, derived from the context window. */
+export interface RequestBudget {
+  /** The context window in tokens. */
+  readonly contextWindow: number;
+  /** The compact threshold in tokens: every request that can fit goes out at or under it. */
+  readonly compactTokens: number;
+  /** The background threshold in tokens: request-time reductions aim under it. */
+  readonly backgroundTokens: number;
+  /**
+   * After a response, a summary starts in the background when the reductions that need no model
+   * cannot bring the next request under this many tokens: the background threshold less a
+   * headroom of 10% of the window. Without that headroom a tool-heavy conversation would sit just
+   * under the background threshold, shortening one more old result on every call (and breaking
+   * the provider's prompt cache each time) instead of being summarized once.
+   */
+  readonly summaryTriggerTokens: number;
+  /**
+   * What request-time reductions aim for once they start (at the compact threshold): the
+   * background threshold less 20% of the window, so each round of reductions buys several turns
+   * before the next one changes the request's prefix again.
+   */
+  readonly reductionTargetTokens: number;
+  /** Tokens of the newest messages kept verbatim (the protected window). */
+  readonly protectTokens: number;
+  /** The bound on a summary (and on the digest a drop leaves), in tokens. */
+  readonly summaryMaxTokens: number;
+  /** Request-time reduction of tool results: results over `minChars` keep `keepChars`. */
+  readonly reduction: { readonly minChars: number; readonly keepChars: number } | false;
+  /** The smallest a tool result of the current turn is cut to, in characters, when nothing else fits. */
+  readonly floorChars: number;
+  /**
+   * Request-time reduction grows its reduced prefix in steps of this many user turns (see
+   * `reduceHistory`), so the request's prefix changes once per few turns, not on every call.
+   */
+  readonly reductionGridTurns: number;
+}
+
+/** Share of the window a summary may take at most (and the seeds' absolute bound is 2,048 tokens). */
+export const SUMMARY_WINDOW_SHARE = 0.1;
+/** Share of the window, in tokens, a reduced tool result keeps (4 characters a token). */
+const KEEP_WINDOW_SHARE = 0.02;
+const KEEP_CHARS_MIN = 400;
+const KEEP_CHARS_MAX = 2_000;
+/** Headroom under the background threshold the reductions must be able to keep (see above). */
+const SUMMARY_HEADROOM_SHARE = 0.1;
+/** How far under the background threshold reductions aim once they start. */
+const REDUCTION_HEADROOM_SHARE = 0.2;
+/** User turns the reduced prefix grows by at a time (prompt-cache stability). */
+const REDUCTION_GRID_TURNS = 4;
+/** Share of the window, in tokens, a current-turn tool result keeps at its floor. */
+const FLOOR_WINDOW_SHARE = 0.005;
+const FLOOR_CHARS_MIN = 160;
+const FLOOR_CHARS_MAX = 512;
+
+/**
+ * The budgets of a request to a window of `contextWindow` tokens. Tool-result reduction, the
+ * protected window and the summary bound all scale with the window, so a 20K-window conversation
+ * compacts about as rarely, relative to its size, as a 128K one:
+ * - reduced tool results keep 2% of the window (at 4 characters a token), 400–2,000 characters,
+ *   and only results over twice that are reduced — unless `toolResultReduction` sets them;
+ * - summaries: at most `summaryMaxTokens` (2,048) and at most 10% of the window;
+ * - a current-turn tool result is cut, when nothing else fits, to 0.5% of the window, 160–512
+ *   characters.
+ */
+export function requestBudget(contextWindow: number, options: ResolvedCompactionOptions): RequestBudget {
+  const { thresholds, protectedRatio, summaryMaxTokens, toolResultReduction } = options;
+  const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, Math.round(value)));
+  const keepChars = clamp(contextWindow * KEEP_WINDOW_SHARE * 4, KEEP_CHARS_MIN, KEEP_CHARS_MAX);
+  const reduction =
+    toolResultReduction === false
+      ? false
+      : {
+          keepChars: toolResultReduction.keepChars ?? keepChars,
+          minChars: toolResultReduction.minChars ?? 2 * (toolResultReduction.keepChars ?? keepChars),
+        };
+  return {
+    contextWindow,
+    compactTokens: contextWindow * thresholds.compact,
+    backgroundTokens: contextWindow * thresholds.background,
+    summaryTriggerTokens:
+      contextWindow * Math.max(thresholds.background / 2, thresholds.background - SUMMARY_HEADROOM_SHARE),
+    reductionTargetTokens:
+      contextWindow * Math.max(thresholds.background / 2, thresholds.background - REDUCTION_HEADROOM_SHARE),
+    protectTokens: contextWindow * protectedRatio,
+    summaryMaxTokens: Math.max(
+      1,
+      Math.floor(Math.min(summaryMaxTokens, contextWindow * SUMMARY_WINDOW_SHARE)),
+    ),
+    reduction,
+    floorChars: Math.min(
+      reduction === false ? FLOOR_CHARS_MAX : reduction.keepChars,
+      clamp(contextWindow * FLOOR_WINDOW_SHARE * 4, FLOOR_CHARS_MIN, FLOOR_CHARS_MAX),
+    ),
+    reductionGridTurns: REDUCTION_GRID_TURNS,
+  };
+}
