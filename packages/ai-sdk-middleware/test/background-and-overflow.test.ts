@@ -269,39 +269,37 @@ describe.each(sdks)('$name: background compaction and overflow recovery', (sdk) 
     expect(JSON.stringify(lastUser)).toContain('Turn 16: please look at src/module-16.ts');
   });
 
-  it("when compacting for a retry fails, the provider's overflow error surfaces, not the engine's", async () => {
-    // Store failures no longer fail a compaction (they are reported and the request goes on), so
-    // the retry's compaction is made to fail by its estimator instead.
-    const base = createEstimator();
-    let failing = false;
-    const estimator: Estimator = {
-      ...base,
-      countMessages: (messages) => {
-        if (failing) throw new Error('estimator broke');
-        return base.countMessages(messages);
+  it('a store that fails while compacting for a retry never fails the call by itself', async () => {
+    const inner = new MemoryCompactionStore();
+    let reads = 0;
+    const store = {
+      get: async (id: string) => {
+        if (++reads > 1) throw new Error('store unreachable');
+        return inner.get(id);
       },
+      set: (id: string, state: CompactionState) => inner.set(id, state),
+      delete: (id: string) => inner.delete(id),
     };
     const events: CompactionEvent[] = [];
     const model = sdk.createMockModel({
       doGenerate: async () => {
-        failing = true;
         throw openAiOverflowError(sdk);
       },
     });
     const middleware = compactionMiddleware({
       summarizer: 'extractive',
-      estimator,
+      store,
       onEvent: (event) => events.push(event),
     });
     const error = await sdk
       .generateText({ model: sdk.wrapLanguageModel({ model, middleware }), prompt: 'hello', maxRetries: 0 })
       .catch((caught: unknown) => caught);
-    expect((error as Error).message).toContain('maximum context length');
+    // The store error is reported and the retry goes on without stored state; "hello" cannot be
+    // made smaller, so the provider's overflow surfaces (as the cause) after one call.
+    expect(events.find((event) => event.type === 'store-error')).toMatchObject({ operation: 'read' });
+    expect((error as Error).name).toBe('ContextOverflowError');
+    expect(((error as Error).cause as Error).message).toContain('maximum context length');
     expect(model.doGenerateCalls).toHaveLength(1);
-    expect(events.find((event) => event.type === 'compaction-failed')).toMatchObject({
-      reason: 'overflow',
-      error: expect.objectContaining({ message: 'estimator broke' }),
-    });
   });
 
   it('an overflow on a prompt that cannot shrink costs one provider call, then a ContextOverflowError', async () => {

@@ -31,8 +31,8 @@ export {
   type PrepareOptions,
   type PrepareResult,
 } from './compact/create-compactor';
-export type { LeaseOptions } from './compact/distributed-flight';
 export { currentTurnStart } from './compact/current-turn';
+export type { LeaseOptions } from './compact/distributed-flight';
 export { hashMessages } from './compact/hash-messages';
 export {
   BACKGROUND_THRESHOLD_RATIO,
@@ -76,6 +76,7 @@ export type {
   ToolResultPart,
 } from './message/message';
 export { messageParts, toolResultParts } from './message/message-parts';
+export { type ProviderProfile, providerProfile } from './provider/provider-profile';
 export { createRecallRef } from './recall/create-recall-ref';
 export {
   type ParseRecallInputResult,
@@ -99,7 +100,6 @@ export {
   type SearchRecallOptions,
   searchRecall,
 } from './recall/search-recall';
-export { type ProviderProfile, providerProfile } from './provider/provider-profile';
 export {
   PROTECTED_WINDOW_RATIO,
   type SplitMessagesOptions,

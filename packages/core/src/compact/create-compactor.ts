@@ -299,12 +299,20 @@ export function createCompactor({
       );
     }
   };
-  const windowFor = (model: string | undefined, contextWindow: number | undefined, conversationId: string) => {
+  const windowFor = (
+    model: string | undefined,
+    contextWindow: number | undefined,
+    conversationId: string,
+  ) => {
     const window = contextWindowFor(model, contextWindow);
     if (window === undefined) reportUnknown(model, conversationId);
     return window;
   };
-  const learnFromOverflow = (model: string | undefined, error: unknown, estimatedTokens: number | undefined) => {
+  const learnFromOverflow = (
+    model: string | undefined,
+    error: unknown,
+    estimatedTokens: number | undefined,
+  ) => {
     const { limit, tokens } = readContextLimit(error);
     if (limit !== undefined && model !== undefined) {
       const known = learnedWindows.get(model);
@@ -321,8 +329,12 @@ export function createCompactor({
     if (lastEstimates.size > 1_000) lastEstimates.delete(lastEstimates.keys().next().value as string);
   };
 
-  const withOverrides = (model: string | undefined, provider: string | undefined): ResolvedCompactionOptions =>
-    (model === undefined || model === resolved.model) && (provider === undefined || provider === resolved.provider)
+  const withOverrides = (
+    model: string | undefined,
+    provider: string | undefined,
+  ): ResolvedCompactionOptions =>
+    (model === undefined || model === resolved.model) &&
+    (provider === undefined || provider === resolved.provider)
       ? resolved
       : {
           ...resolved,
@@ -461,7 +473,8 @@ export function createCompactor({
       const id = conversationId ?? deriveConversationId(messages);
       recognizeMessages(messages, { conversationId: id });
       const effectiveModel = model ?? resolved.model;
-      if (overflowError !== undefined) learnFromOverflow(effectiveModel, overflowError, lastEstimates.get(id));
+      if (overflowError !== undefined)
+        learnFromOverflow(effectiveModel, overflowError, lastEstimates.get(id));
       const window = windowFor(effectiveModel, contextWindow, id);
       const effective = withOverrides(model, provider);
       if (overflowAttempt !== undefined) {
@@ -638,7 +651,9 @@ export function createCompactor({
             conversationId: id,
             countTokens: (list) => estimator.calibrated(estimator.countMessages(list), effectiveModel),
             summaryMaxTokens:
-              window === undefined ? effective.summaryMaxTokens : requestBudget(window, effective).summaryMaxTokens,
+              window === undefined
+                ? effective.summaryMaxTokens
+                : requestBudget(window, effective).summaryMaxTokens,
             timeoutMs: effective.summaryTimeouts.foreground,
             abortSignal,
             estimator,

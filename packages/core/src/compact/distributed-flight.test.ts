@@ -230,17 +230,25 @@ describe('createCompactor with a shared store', () => {
     const holder = createCompactor({ store, summarizer: stuck, ...once });
     void holder.prepare(messages, { conversationId: 'slow', contextWindow });
     await vi.waitFor(() => expect(stuck).toHaveBeenCalled(), { timeout: 20_000 });
+    const waiter = createCompactor({
+      store,
+      summarizer: summary,
+      lease: { pollIntervalMs: 5 },
+      summaryTimeouts: { foreground: 50 },
+    });
+    const result = await waiter.prepare(messages, { conversationId: 'slow', contextWindow });
+    expect(result.stateChanged).toBe(false);
+    expect(result.tokensAfter).toBeLessThan(contextWindow);
+    // The caller's own abort ends the wait at once, with the caller's reason.
     const controller = new AbortController();
-    const waiter = createCompactor({ store, summarizer: summary, lease: { pollIntervalMs: 5 } });
-    const waiting = waiter.prepare(messages, {
+    const reason = new Error('user left');
+    const aborted = waiter.prepare(messages, {
       conversationId: 'slow',
       contextWindow,
       abortSignal: controller.signal,
     });
-    controller.abort();
-    const result = await waiting;
-    expect(result.stateChanged).toBe(false);
-    expect(result.tokensAfter).toBeLessThan(contextWindow);
+    controller.abort(reason);
+    await expect(aborted).rejects.toBe(reason);
     never.resolve();
   });
 
