@@ -199,7 +199,7 @@ $spillway$`);
        ON CONFLICT (conversation_id) DO UPDATE SET
          fence = s.fence + 1, lease_token = s.fence + 1,
          lease_holder = EXCLUDED.lease_holder, lease_expires_at = EXCLUDED.lease_expires_at
-       WHERE s.lease_expires_at IS NULL OR s.lease_expires_at <= now()
+       WHERE s.lease_token IS NULL OR s.lease_expires_at IS NULL OR s.lease_expires_at <= now()
        RETURNING lease_token::text AS token, (extract(epoch FROM lease_expires_at) * 1000)::double precision AS expires_at`,
       [conversationId, holder, ttl],
     );
@@ -212,7 +212,7 @@ $spillway$`);
     const { rows } = await this.#client.query(
       `SELECT lease_token::text AS token, lease_holder AS holder,
          (extract(epoch FROM lease_expires_at) * 1000)::double precision AS expires_at
-       FROM ${this.#table.sql} WHERE conversation_id = $1 AND lease_expires_at > now()`,
+       FROM ${this.#table.sql} WHERE conversation_id = $1 AND lease_token IS NOT NULL AND lease_expires_at > now()`,
       [conversationId],
     );
     const current = rows[0];

@@ -70,7 +70,12 @@ export const ACQUIRE_LEASE_SCRIPT: LuaScript = {
   source: `
 local current = redis.call('GET', KEYS[2])
 if current then
-  return {0, current, redis.call('PTTL', KEYS[2])}
+  local remaining = redis.call('PTTL', KEYS[2])
+  -- Only a lease of ours that expires holds; anything else under the key (corrupt, or without an
+  -- expiry) would block the conversation forever, so it is replaced.
+  if string.match(current, '^%d+:') and remaining > 0 then
+    return {0, current, remaining}
+  end
 end
 local token = redis.call('INCR', KEYS[3])
 if tonumber(ARGV[3]) > 0 then

@@ -138,6 +138,20 @@ describe('RedisCompactionStore', () => {
     await two.quit();
   });
 
+  it('a corrupt or never-expiring value under the lease key does not block the conversation', async () => {
+    const client = new Redis(url);
+    const store = new RedisCompactionStore({ client, keyPrefix: 'lease-garbage:' });
+    for (const value of ['garbage', '7:holder-without-expiry']) {
+      const [, lease] = store.keys('c');
+      await client.set(lease, value);
+      const taken = await store.acquireLease('c', { holder: 'me', ttlMs: 10_000 });
+      expect(taken.acquired).toBe(true);
+      expect(await client.pttl(lease)).toBeGreaterThan(0);
+      await store.delete('c');
+    }
+    await client.quit();
+  });
+
   it('rejects bad options', () => {
     expect(() => new RedisCompactionStore({ client: {} as never })).toThrow(/client/);
     const client = { get: async () => null, eval: async () => null };

@@ -332,7 +332,7 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
     const stored = await this.history.getMessages();
     const neutral = toNeutralMessages(stored);
     const conversationId = this.#idOf(neutral);
-    const previous = await this.compactor.store.get(conversationId);
+    const previous = await this.compactor.store.get(conversationId).catch(() => undefined);
     const coveredBefore = stateMatches(neutral, previous) ? previous!.coveredCount : 0;
     const state =
       neutral.length === 0
