@@ -7,12 +7,20 @@ import { runInNewContext } from 'node:vm';
  * a 50 MB line and parsing it, so that the pieces are gone before the parsed copy is made, which
  * keeps the peak near two copies of the message instead of three or four.
  */
-export const collectGarbage: () => void = (() => {
+export function collectGarbage(): void {
+  gc ??= exposeGc();
+  gc();
+}
+
+let gc: (() => void) | undefined;
+
+/** The runtime's `gc`, switched on when first needed (not at import: the package has no side effects). */
+function exposeGc(): () => void {
   try {
     setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as unknown;
-    return typeof gc === 'function' ? () => (gc as () => void)() : () => {};
+    const found = runInNewContext('gc') as unknown;
+    return typeof found === 'function' ? () => (found as () => void)() : () => {};
   } catch {
     return () => {};
   }
-})();
+}
