@@ -4,7 +4,8 @@
  * `openai/` (AI SDK gateway, OpenRouter) and `models/` (Google) are ignored.
  */
 export const CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
-  // Anthropic
+  // Anthropic (docs.anthropic.com/en/docs/about-claude/models: 200K for every current model;
+  // Sonnet 4/4.5's 1M is a beta header, not the default)
   'claude-opus-4': 200_000,
   'claude-sonnet-4': 200_000,
   'claude-haiku-4': 200_000,
@@ -13,41 +14,104 @@ export const CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
   'claude-3-5-haiku': 200_000,
   'claude-haiku-3-5': 200_000,
   'claude-3-opus': 200_000,
+  'claude-3-sonnet': 200_000,
   'claude-3-haiku': 200_000,
-  // OpenAI
+  'claude-2': 100_000,
+  'claude-instant': 100_000,
+  claude: 200_000,
+  // OpenAI (platform.openai.com/docs/models)
   'gpt-5': 400_000,
+  'gpt-5-chat': 128_000,
   'gpt-4.1': 1_047_576,
+  'gpt-4.5': 128_000,
   'gpt-4o': 128_000,
   'gpt-4o-mini': 128_000,
+  'chatgpt-4o': 128_000,
+  chatgpt: 128_000,
   'gpt-4-turbo': 128_000,
+  'gpt-4-32k': 32_768,
   'gpt-4': 8_192,
   'gpt-3.5-turbo': 16_385,
   o1: 200_000,
   'o1-mini': 128_000,
+  'o1-preview': 128_000,
+  'o1-pro': 200_000,
   o3: 200_000,
   'o3-mini': 200_000,
+  'o3-pro': 200_000,
   'o4-mini': 200_000,
+  'codex-mini': 200_000,
   'gpt-oss': 131_072,
-  // Google
+  // Google (ai.google.dev/gemini-api/docs/models)
+  gemini: 1_048_576,
   'gemini-3': 1_048_576,
   'gemini-2.5-pro': 1_048_576,
   'gemini-2.5-flash': 1_048_576,
   'gemini-2.0-flash': 1_048_576,
   'gemini-1.5-pro': 2_097_152,
   'gemini-1.5-flash': 1_048_576,
-  // Others
+  'gemini-1.0-pro': 32_760,
+  'gemma-3': 131_072,
+  'gemma-2': 8_192,
+  // Meta Llama 3.x (llama.com model cards: 128K from 3.1 on; Llama 3 itself 8K). Ollama writes
+  // `llama3.1:8b`, Hugging Face `Llama-3.1-8B-Instruct`, Bedrock `meta.llama3-1-…`.
+  'llama-3': 8_192,
+  llama3: 8_192,
+  'llama-3.1': 128_000,
+  'llama3.1': 128_000,
+  'llama3-1': 128_000,
+  'llama-3.2': 128_000,
+  'llama3.2': 128_000,
+  'llama3-2': 128_000,
+  'llama-3.3': 128_000,
+  'llama3.3': 128_000,
+  'llama3-3': 128_000,
+  'llama-4': 1_000_000,
+  llama4: 1_000_000,
+  // Qwen (qwenlm.github.io: Qwen2.5 32K native, Qwen3 32K native / 128K with YaRN)
+  'qwen2.5': 32_768,
+  'qwen-2.5': 32_768,
+  qwen3: 131_072,
+  'qwen-max': 32_768,
+  'qwen-plus': 131_072,
+  'qwen-turbo': 1_000_000,
+  qwq: 131_072,
+  // DeepSeek (api-docs.deepseek.com: V3.x and R1 128K)
   'deepseek-chat': 128_000,
   'deepseek-reasoner': 128_000,
+  'deepseek-v3': 128_000,
+  'deepseek-r1': 128_000,
+  'deepseek-coder': 128_000,
+  // Mistral (docs.mistral.ai/getting-started/models)
   'mistral-large': 128_000,
+  'mistral-medium': 128_000,
   'mistral-small': 128_000,
+  'mistral-tiny': 32_000,
+  'open-mistral-nemo': 128_000,
+  'mistral-nemo': 128_000,
+  ministral: 128_000,
+  magistral: 128_000,
+  pixtral: 128_000,
+  devstral: 128_000,
   codestral: 256_000,
+  mistral: 32_000,
+  mixtral: 32_000,
+  // xAI (docs.x.ai/docs/models)
   'grok-4': 256_000,
+  'grok-4-fast': 2_000_000,
+  'grok-code-fast': 256_000,
   'grok-3': 131_072,
-  'llama-3.1': 128_000,
-  'llama-3.3': 128_000,
-  'llama-4': 1_000_000,
-  qwen3: 131_072,
+  'grok-2': 131_072,
+  grok: 131_072,
+  // Cohere (docs.cohere.com/docs/models)
+  'command-a': 256_000,
+  'command-r': 128_000,
+  'command-r-plus': 128_000,
+  'command-r7b': 128_000,
+  // Others
   'kimi-k2': 131_072,
+  'glm-4.5': 131_072,
+  'phi-4': 16_384,
 };
 
 /** Options of {@link getContextWindow}. */
@@ -76,10 +140,15 @@ export function getContextWindow(
   return longestPrefix(id, overrides) ?? longestPrefix(id, CONTEXT_WINDOWS);
 }
 
+/** Region and vendor prefixes of Bedrock and Vertex ids (`us.anthropic.claude-…`, `meta.llama3-1-…`). */
+const VENDOR_PREFIX =
+  /^(?:(?:us|eu|apac|global|us-gov)\.)?(?:anthropic|meta|mistral|amazon|cohere|deepseek|openai|qwen|ai21|writer)\./;
+
 function normalize(modelId: string): string {
   const lower = modelId.trim().toLowerCase();
   const slash = lower.lastIndexOf('/');
-  return slash === -1 ? lower : lower.slice(slash + 1);
+  const id = slash === -1 ? lower : lower.slice(slash + 1);
+  return id.replace(VENDOR_PREFIX, '');
 }
 
 function longestPrefix(id: string, table: Readonly<Record<string, number>>): number | undefined {
