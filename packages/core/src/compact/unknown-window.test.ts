@@ -122,7 +122,7 @@ describe('createCompactor: counting what the provider really sends', () => {
     const compactor = createCompactor({ contextWindow: 128_000 });
     const result = await compactor.prepare(screenshotTurn(), { provider: 'openai.chat' });
     expect(result.actions).toContain('tool-result-media');
-    const tool = result.messages[2]!.content as { content: unknown }[];
+    const tool = result.messages[2]!.content as unknown as { content: unknown }[];
     expect(tool[0]!.content).toEqual([
       { type: 'text', text: 'Screenshot of /checkout\n[image: image/png, 1280x800, 59 KB]' },
     ]);
