@@ -1,10 +1,4 @@
-import {
-  type CompactionEvent,
-  type CompactionState,
-  createEstimator,
-  type Estimator,
-  MemoryCompactionStore,
-} from '@spillway/core';
+import { type CompactionEvent, type CompactionState, MemoryCompactionStore } from '@spillway/core';
 import { describe, expect, it } from 'vitest';
 import { compactionMiddleware } from '../src/index';
 import { agentTurn, chatTurn } from './conversation';
