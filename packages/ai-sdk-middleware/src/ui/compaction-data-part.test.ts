@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { COMPACTING_MESSAGE, compactionDataPart, TRIMMED_MESSAGE } from './compaction-data-part';
+import {
+  COMPACTING_MESSAGE,
+  compactionDataPart,
+  FAILED_MESSAGE,
+  TRIMMED_MESSAGE,
+} from './compaction-data-part';
 
 describe('compactionDataPart', () => {
   it('maps start and end to one indicator that updates in place', () => {
@@ -25,7 +30,7 @@ describe('compactionDataPart', () => {
     expect(start?.id).toBe(end?.id);
   });
 
-  it('maps a fallback drop and an emergency drop to the "trimmed" notice, and skips background failures', () => {
+  it('maps a fallback drop and an emergency drop to the "trimmed" notice, and a failure without a fallback to "failed" on the indicator', () => {
     const failed = compactionDataPart({
       type: 'compaction-failed',
       conversationId: 'c',
@@ -42,14 +47,24 @@ describe('compactionDataPart', () => {
     });
     expect(failed?.data.message).toBe(TRIMMED_MESSAGE);
     expect(dropped?.data).toMatchObject({ message: TRIMMED_MESSAGE, droppedCount: 4 });
-    expect(
-      compactionDataPart({
-        type: 'compaction-failed',
-        conversationId: 'c',
-        reason: 'background',
-        error: 1,
-        fallback: 'none',
-      }),
-    ).toBeUndefined();
+    const start = compactionDataPart({
+      type: 'compaction-start',
+      conversationId: 'c',
+      reason: 'background',
+      tokensBefore: 9,
+      messageCount: 3,
+    });
+    const backgroundFailure = compactionDataPart({
+      type: 'compaction-failed',
+      conversationId: 'c',
+      reason: 'background',
+      error: 1,
+      fallback: 'none',
+    });
+    // It replaces the indicator, which would otherwise stay up.
+    expect(backgroundFailure).toMatchObject({
+      id: start?.id,
+      data: { status: 'failed', message: FAILED_MESSAGE },
+    });
   });
 });

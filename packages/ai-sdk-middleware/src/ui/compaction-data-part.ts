@@ -5,11 +5,12 @@ export interface CompactionStatus {
   /**
    * - `compacting`: a summary is being made now ("Optimizing conversation context…");
    * - `compacted`: it is done;
+   * - `failed`: the summary could not be made (nothing was dropped; it is tried again later);
    * - `trimmed`: older messages left the request ("Conversation history has been automatically trimmed");
    * - `truncated`: large tool outputs or old images were shortened;
    * - `retrying`: the provider said the prompt was too long; compacting and retrying.
    */
-  status: 'compacting' | 'compacted' | 'trimmed' | 'truncated' | 'retrying';
+  status: 'compacting' | 'compacted' | 'failed' | 'trimmed' | 'truncated' | 'retrying';
   /** A sentence to show as is. */
   message: string;
   conversationId: string;
@@ -31,6 +32,8 @@ export interface CompactionDataPart {
 
 /** The UI sentence for the "optimizing" indicator. */
 export const COMPACTING_MESSAGE = 'Optimizing conversation context…';
+/** The UI sentence when a summary could not be made and nothing was dropped. */
+export const FAILED_MESSAGE = 'Could not optimize the conversation context this time; nothing was removed';
 /** The UI sentence for the "trimmed" notice. */
 export const TRIMMED_MESSAGE = 'Conversation history has been automatically trimmed';
 
@@ -67,11 +70,14 @@ export function compactionDataPart(event: CompactionEvent): CompactionDataPart |
         },
       };
     case 'compaction-failed':
-      if (event.fallback !== 'drop-oldest') return undefined;
+      // The indicator a `compaction-start` showed is replaced either way, so it never stays up.
       return {
         type: 'data-spillway',
         id: indicator,
-        data: { status: 'trimmed', message: TRIMMED_MESSAGE, conversationId },
+        data:
+          event.fallback === 'drop-oldest'
+            ? { status: 'trimmed', message: TRIMMED_MESSAGE, conversationId }
+            : { status: 'failed', message: FAILED_MESSAGE, conversationId },
       };
     case 'emergency-truncation':
       return {
