@@ -8,6 +8,7 @@ import {
 } from '@langchain/core/messages';
 import { ChatPromptTemplate, MessagesPlaceholder } from '@langchain/core/prompts';
 import { RunnableWithMessageHistory } from '@langchain/core/runnables';
+import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { ContextOverflowError, extractiveSummarizer, InvalidConfigError } from '@spillway/core';
 import { fakeModel } from 'langchain';
 import { expect, test } from 'vitest';
@@ -342,4 +343,45 @@ test('a new wrapper per getMessageHistory call still finds the summary (the defa
   // One summary per compaction, not one per turn.
   expect(summaries).toBeGreaterThan(0);
   expect(summaries).toBeLessThan(12);
+});
+
+test('under RunnableWithMessageHistory, streamEvents carries the answer and no token of the summary', async () => {
+  const SECRET = 'SECRET-SUMMARY: topics zero to eleven were discussed.';
+  const summaryModel = new FakeListChatModel({ responses: Array.from({ length: 20 }, () => SECRET) });
+  const model = new FakeListChatModel({ responses: ['The visible answer.'] });
+  const prompt = ChatPromptTemplate.fromMessages([
+    ['system', SYSTEM_PROMPT],
+    new MessagesPlaceholder('history'),
+    ['human', '{question}'],
+  ]);
+  const stored = new InMemoryChatMessageHistory();
+  for (let turn = 0; turn < 12; turn++) {
+    await stored.addMessages([new HumanMessage(turnText(turn)), new AIMessage(`Answer ${turn}.`)]);
+  }
+  const history = new CompactingChatMessageHistory({
+    history: stored,
+    conversationId: 'stream-events',
+    contextWindow: WINDOW,
+    model: summaryModel,
+  });
+  const chain = new RunnableWithMessageHistory({
+    runnable: prompt.pipe(model),
+    getMessageHistory: () => history,
+    inputMessagesKey: 'question',
+    historyMessagesKey: 'history',
+  });
+  const tokens: string[] = [];
+  const custom: string[] = [];
+  const events = chain.streamEvents(
+    { question: 'And now?' },
+    { version: 'v2', configurable: { sessionId: 'stream-events' } },
+  );
+  for await (const event of events) {
+    if (event.event === 'on_chat_model_stream') tokens.push(String(event.data.chunk.content));
+    if (event.event === 'on_custom_event') custom.push(event.name);
+  }
+  expect(tokens.join('')).toBe('The visible answer.');
+  expect(custom).toContain('spillway:compaction-end');
+  const state = await history.getCompactionState();
+  expect(state?.summaries.join('')).toContain('SECRET-SUMMARY');
 });
