@@ -88,7 +88,7 @@ async function measure(size: number): Promise<Row> {
   const roomy = createCompactor({ contextWindow: 100_000_000 });
   // A window the conversation overflows: compact once, then every call applies the summary.
   const tokens = roomy.estimator.countMessages(messages);
-  const tight = createCompactor({ contextWindow: Math.ceil(tokens / 1.5) });
+  const tight = createCompactor({ contextWindow: Math.ceil(tokens / 3) });
   const first = await tight.prepare(messages, { conversationId: 'summary' });
   if (!first.actions.includes('summarize')) throw new Error('no summary was made');
 

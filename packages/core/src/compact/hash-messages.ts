@@ -1,11 +1,11 @@
-import { contentKey } from '../message/content-key';
+import { contentMemo } from '../message/content-memo';
 import type { Message } from '../message/message';
 
 /**
  * Content hashes of messages, for checking that a stored summary still covers the same prefix.
  * Deterministic across processes and platforms (so a shared store works), independent of object
  * key order (a database may reorder JSON keys), and memoised per message object (and, through
- * `contentKey`, per content: a request rebuilt from JSON reuses the hashes of the messages it
+ * `contentMemo`, per content: a request rebuilt from JSON reuses the hashes of the messages it
  * repeats).
  *
  * The hash is 64 bits in two 32-bit lanes, each a multiply-rotate stream over 32-bit words (two
@@ -40,15 +40,11 @@ export function hashMessages(messages: readonly Message[]): string {
 }
 
 function digestMessage(message: Message): Digest {
-  const known = memo.get(message);
+  // A message the conversation memo recognized shares its content's memo with the equal messages
+  // of earlier requests (see `recognizeMessages`); any other is memoised by identity.
+  const shared = contentMemo(message);
+  const known = shared === undefined ? memo.get(message) : shared.digest;
   if (known !== undefined) return known;
-  // A new object with exactly the content of one hashed before shares its content key, and so its
-  // hash (see `recognizeMessages`).
-  const key = contentKey(message);
-  if (key !== message) {
-    const shared = memo.get(key);
-    if (shared !== undefined) return shared;
-  }
   const hasher = new Hasher();
   hasher.word(Tag.Message);
   if (typeof message === 'object' && message !== null) {
@@ -56,8 +52,8 @@ function digestMessage(message: Message): Digest {
     feed(hasher, message.content, 0);
   }
   const digest = hasher.digest();
-  if (typeof message === 'object' && message !== null) memo.set(message, digest);
-  if (key !== message) memo.set(key, digest);
+  if (shared !== undefined) shared.digest = digest;
+  else if (typeof message === 'object' && message !== null) memo.set(message, digest);
   return digest;
 }
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { contentKey, setContentKey } from '../message/content-key';
+import { type ContentMemo, contentMemo, createContentMemo, setContentMemo } from '../message/content-memo';
 import type { Message } from '../message/message';
 import { sameContent } from '../message/same-content';
 
@@ -12,21 +12,21 @@ export const RECOGNIZED_CONVERSATION_CHARS = 64_000_000;
 /** What is remembered of a conversation: its latest request. */
 interface Remembered {
   messages: readonly Message[];
-  /** The content key of each message (shared with the equal messages of earlier requests). */
-  keys: object[];
+  /** The content memo of each message (shared with the equal messages of earlier requests). */
+  memos: ContentMemo[];
   /** Characters of each message (what it costs to remember). */
   chars: number[];
   total: number;
 }
 
 const forget = (entry: Remembered) => {
-  for (const message of entry.messages) setContentKey(message, undefined);
+  for (const message of entry.messages) setContentMemo(message, undefined);
 };
 
 const conversations = new LRUCache<string, Remembered>({
   maxSize: RECOGNIZED_CONVERSATION_CHARS,
   sizeCalculation: (entry) => Math.max(1, entry.total),
-  // Replacing an entry is handled in `recognizeMessages` (the new request keeps some keys).
+  // Replacing an entry is handled in `recognizeMessages` (the new request keeps some memos).
   noDisposeOnSet: true,
   dispose: forget,
 });
@@ -36,9 +36,9 @@ const conversations = new LRUCache<string, Remembered>({
  * objects, so per-object memos (token counts, content hashes) would miss on every message of every
  * request. This compares each message with the one at the same position in the conversation's
  * previous request (`sameContent`: exact, content against content, native string comparison, no
- * hashing) and gives an equal one that message's content key (`contentKey`), under which its count
- * and hash are memoised. A request costs one structural comparison per message instead of
- * estimating and hashing all its text; new and changed messages get new keys and are counted and
+ * hashing) and gives an equal one that message's content memo (`contentMemo`), which holds its count
+ * and hash. A request costs one structural comparison per message instead of
+ * estimating and hashing all its text; new and changed messages get new memos and are counted and
  * hashed as usual.
  *
  * Exactness does not depend on the conversation id: an id shared by two conversations (a derived
@@ -52,7 +52,7 @@ export function recognizeMessages(
   { conversationId }: { conversationId: string },
 ): void {
   const previous = conversations.get(conversationId);
-  const keys: object[] = new Array(messages.length);
+  const memos: ContentMemo[] = new Array(messages.length);
   const chars: number[] = new Array(messages.length);
   let total = 0;
   let changed = previous === undefined || previous.messages.length !== messages.length;
@@ -60,23 +60,23 @@ export function recognizeMessages(
     const message = messages[index]!;
     const earlier = previous?.messages[index];
     if (earlier !== undefined && (earlier === message || sameContent(earlier, message))) {
-      keys[index] = previous!.keys[index]!;
+      memos[index] = previous!.memos[index]!;
       chars[index] = previous!.chars[index]!;
       if (earlier !== message) changed = true;
     } else {
-      keys[index] = {};
+      memos[index] = createContentMemo();
       chars[index] = contentChars(message, 0);
       changed = true;
     }
     total += chars[index]!;
   }
   if (!changed) return;
-  // The previous request's objects lose their keys (they are no longer remembered), then this
-  // request's objects get theirs (in this order, so an object in both keeps its key).
+  // The previous request's objects lose their memos (they are no longer remembered), then this
+  // request's objects get theirs (in this order, so an object in both keeps its memo).
   if (previous !== undefined) {
     for (let index = 0; index < previous.messages.length; index++) {
       const earlier = previous.messages[index]!;
-      if (earlier !== messages[index]) setContentKey(earlier, undefined);
+      if (earlier !== messages[index]) setContentMemo(earlier, undefined);
     }
   }
   if (total > RECOGNIZED_CONVERSATION_CHARS) {
@@ -85,11 +85,11 @@ export function recognizeMessages(
   }
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
-    if (typeof message === 'object' && message !== null && contentKey(message) !== keys[index]) {
-      setContentKey(message, keys[index]);
+    if (typeof message === 'object' && message !== null && contentMemo(message) !== memos[index]) {
+      setContentMemo(message, memos[index]);
     }
   }
-  conversations.set(conversationId, { messages: messages.slice(), keys, chars, total });
+  conversations.set(conversationId, { messages: messages.slice(), memos, chars, total });
 }
 
 /** About how many characters a value holds (strings, bytes, and a little per object). */

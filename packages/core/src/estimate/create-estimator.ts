@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { InvalidConfigError } from '../errors/invalid-config-error';
-import { contentKey } from '../message/content-key';
+import { contentMemo } from '../message/content-memo';
 import type {
   FilePart,
   ImagePart,
@@ -281,24 +281,28 @@ export function createEstimator({
     };
 
     const messageCounts = new WeakMap<object, number>();
+    /** Identifies this counter's counts in the shared content memos. */
+    const identity = {};
     const countMessage = (message: Message): number => {
       if (typeof message !== 'object' || message === null) return 0;
-      const known = messageCounts.get(message);
+      // A message the conversation memo recognized (a request rebuilt from JSON) shares its
+      // content's memo with the equal messages of earlier requests; any other is memoised by
+      // identity.
+      const shared = contentMemo(message);
+      if (shared !== undefined && shared.countedBy === identity) return shared.count;
+      const known = messageCounts.get(shared ?? message);
       if (known !== undefined) return known;
-      // A new object with exactly the content of one counted before (a request rebuilt from JSON)
-      // shares its content key, and so its count.
-      const key = contentKey(message);
-      if (key !== message) {
-        const shared = messageCounts.get(key);
-        if (shared !== undefined) return shared;
-      }
       let tokens = messageOverheadTokens;
       const { content } = message;
       if (typeof content === 'string') tokens += countText(content);
       else if (Array.isArray(content))
         for (const part of content as readonly MessagePart[]) tokens += countPart(part);
-      messageCounts.set(message, tokens);
-      if (key !== message) messageCounts.set(key, tokens);
+      if (shared !== undefined && shared.countedBy === undefined) {
+        shared.countedBy = identity;
+        shared.count = tokens;
+      } else {
+        messageCounts.set(shared ?? message, tokens);
+      }
       return tokens;
     };
     return { countPart, countMessage };
