@@ -86,10 +86,16 @@ export function contextChefStrategy({
                 _count: number,
                 { compressedMessages }: { compressedMessages: unknown[] },
               ) => {
-                const covered = compressedMessages.filter(
-                  (message) => (message as { role: string }).role !== 'system',
-                ).length;
-                stored.splice(0, covered, { role: 'user', content: summary });
+                const span = compressedMessages
+                  .map((message) => (message as { role: string }).role)
+                  .filter((role) => role !== 'system');
+                // The span is the head of the stored conversation, message for message.
+                const head = stored.slice(0, span.length).map((message) => message.role);
+                if (head.join() !== span.join()) {
+                  // context-chef swallows what onCompress throws: report it after the call.
+                  mismatch = `onCompress: the compressed span (${span.join()}) is not the stored head (${head.join()})`;
+                }
+                stored.splice(0, span.length, { role: 'user', content: summary });
               },
             }
           : {}),
@@ -97,6 +103,7 @@ export function contextChefStrategy({
       // The application's message store (used when compressions are persisted).
       const stored: ModelMessage[] = [];
       let synced = 0;
+      let mismatch: string | undefined;
       const session = createAiSdkSession({
         context,
         middleware: middleware as LanguageModelMiddleware,
@@ -107,6 +114,9 @@ export function contextChefStrategy({
               return stored;
             }
           : undefined,
+        afterCall: async () => {
+          if (mismatch !== undefined) throw new Error(mismatch);
+        },
       });
       const host = {
         store,
