@@ -6,8 +6,12 @@ interface StreamPart {
   readonly error?: unknown;
 }
 
-/** Parts a provider sends before any content; an error after them is still "before any content". */
-const PREAMBLE_TYPES = new Set(['stream-start', 'response-metadata', 'raw']);
+/**
+ * Parts a provider sends before any content; an error after them is still "before any content".
+ * `ping` is a keep-alive (V4), and `custom` carries provider metadata: `@ai-sdk/anthropic` 4 sends
+ * a `custom` part of kind `anthropic.message_start` right after `response-metadata`.
+ */
+const PREAMBLE_TYPES = new Set(['stream-start', 'response-metadata', 'raw', 'ping', 'custom']);
 
 /**
  * Some providers accept a request (HTTP 200) and report "prompt is too long" as the first event of
