@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compactionMiddleware } from '../../src/index';
 import { agentTurn } from '../conversation';
 import { type Sdk, sdks } from '../sdk';
-import { type RecordedRequest, type Reply, startLoopbackServer } from './loopback-server';
+import { type Reply, startLoopbackServer } from './loopback-server';
+import { validateAnthropic, validateOpenAiChat } from './provider-targets';
 
 const SYSTEM = 'You are a coding agent.';
 
@@ -105,55 +106,6 @@ const anthropicTooLong: Reply = {
   },
 };
 
-/** OpenAI chat: every tool message answers a call of the assistant message before it. */
-function assertValidOpenAiChat(body: RecordedRequest['body']) {
-  const messages = body.messages as {
-    role: string;
-    content: unknown;
-    tool_calls?: { id: string }[];
-    tool_call_id?: string;
-  }[];
-  let open = new Set<string>();
-  for (const message of messages) {
-    if (message.role === 'assistant') open = new Set((message.tool_calls ?? []).map((call) => call.id));
-    else if (message.role === 'tool') expect(open.has(message.tool_call_id!)).toBe(true);
-    else open = new Set();
-    if (message.role !== 'assistant')
-      expect(message.content === '' || message.content === undefined).toBe(false);
-  }
-}
-
-/** Anthropic: starts with a user turn; each tool_use is answered by a tool_result in the next message. */
-function assertValidAnthropic(body: RecordedRequest['body']) {
-  const messages = body.messages as {
-    role: string;
-    content: { type: string; id?: string; tool_use_id?: string }[];
-  }[];
-  expect(messages[0]!.role).toBe('user');
-  messages.forEach((message, index) => {
-    expect(message.content.length).toBeGreaterThan(0);
-    if (index > 0) expect(message.role).not.toBe(messages[index - 1]!.role);
-    const uses = message.content.filter((part) => part.type === 'tool_use').map((part) => part.id);
-    if (uses.length === 0) return;
-    const results = new Set(
-      messages[index + 1]?.content
-        .filter((part) => part.type === 'tool_result')
-        .map((part) => part.tool_use_id),
-    );
-    for (const id of uses) expect(results.has(id)).toBe(true);
-  });
-  for (const message of messages) {
-    for (const part of message.content) {
-      if (part.type === 'tool_result') {
-        const call = messages
-          .flatMap((m) => m.content)
-          .find((candidate) => candidate.type === 'tool_use' && candidate.id === part.tool_use_id);
-        expect(call).toBeDefined();
-      }
-    }
-  }
-}
-
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
@@ -172,7 +124,7 @@ describe.each(setups)('real provider packages against a loopback server: $name',
     const messages = conversation(setup.sdk, 24);
     const result = await generateText({ model, system: SYSTEM, messages, providerOptions });
     expect(result.text).toBe('Next: run the tests.');
-    assertValidOpenAiChat(server.requests[0]!.body);
+    validateOpenAiChat(server.requests[0]!.body);
     // Old tool results and screenshots are shortened first; once that no longer makes room, a
     // summary is made after a response and is in the next request.
     const history: unknown[] = [...messages, ...result.response.messages];
@@ -187,7 +139,7 @@ describe.each(setups)('real provider packages against a loopback server: $name',
       const next = await generateText({ model, system: SYSTEM, messages: history, providerOptions });
       history.push(...next.response.messages);
       body = server.requests.at(-1)!.body;
-      assertValidOpenAiChat(body);
+      validateOpenAiChat(body);
       if (String(body.messages[0].content).startsWith('Summary of the earlier conversation')) break;
     }
     expect(JSON.stringify(body)).not.toContain('"spillway"');
@@ -224,7 +176,7 @@ describe.each(setups)('real provider packages against a loopback server: $name',
     expect(result.text).toBe('Next: run the tests.');
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.bytes).toBeLessThan(server.requests[0]!.bytes / 2);
-    assertValidOpenAiChat(server.requests[1]!.body);
+    validateOpenAiChat(server.requests[1]!.body);
     expect(events.filter((event) => event.type === 'overflow-retry')).toHaveLength(1);
   });
 
@@ -236,7 +188,7 @@ describe.each(setups)('real provider packages against a loopback server: $name',
     const model = wrapLanguageModel({ model: provider('claude-sonnet-4-5'), middleware });
     const messages = conversation(setup.sdk, 24);
     const result = await generateText({ model, system: SYSTEM, messages });
-    assertValidAnthropic(server.requests[0]!.body);
+    validateAnthropic(server.requests[0]!.body);
     const history: unknown[] = [...messages, ...result.response.messages];
     let body: any;
     for (let turn = 1; turn <= 12; turn++) {
@@ -249,7 +201,7 @@ describe.each(setups)('real provider packages against a loopback server: $name',
       const next = await generateText({ model, system: SYSTEM, messages: history });
       history.push(...next.response.messages);
       body = server.requests.at(-1)!.body;
-      assertValidAnthropic(body);
+      validateAnthropic(body);
       if (JSON.stringify(body.system).includes('Summary of the earlier conversation')) break;
     }
     // The summary and the original system prompt both reach Anthropic's top-level system.
@@ -282,7 +234,7 @@ describe.each(setups)('real provider packages against a loopback server: $name',
     expect(result.text).toBe('Next: run the tests.');
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.bytes).toBeLessThan(server.requests[0]!.bytes / 2);
-    assertValidAnthropic(server.requests[1]!.body);
+    validateAnthropic(server.requests[1]!.body);
   });
 
   it("the AI Gateway's wrapped overflow error (GatewayInvalidRequestError) triggers compaction and one retry", async () => {
