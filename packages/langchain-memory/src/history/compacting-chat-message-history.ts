@@ -25,7 +25,12 @@ import { toNeutralMessages } from '../convert/to-neutral-messages';
 import { toPromptMessages } from '../convert/to-prompt-messages';
 import { type TokenCounter, tokenCounterEstimator } from '../estimate/token-counter-estimator';
 import { dispatchCompactionEvent } from '../events/dispatch-compaction-event';
-import { type ChatModelLike, chatModelId, chatModelWindow } from '../model/chat-model-window';
+import {
+  type ChatModelLike,
+  chatModelId,
+  chatModelProvider,
+  chatModelWindow,
+} from '../model/chat-model-window';
 import {
   checkContextWindow,
   checkContextWindows,
@@ -72,7 +77,8 @@ export interface CompactingChatMessageHistoryOptions extends Omit<CompactorOptio
   /**
    * The chat model that writes summaries (e.g. the model of your chain, or a cheaper one), or a
    * model string for `initChatModel` (`'openai:gpt-4.1-mini'`). When `contextWindow` and
-   * `modelName` are not given, its `profile.maxInputTokens` or its model id sizes the window.
+   * `modelName` are not given, its `profile.maxInputTokens` or its model id sizes the window; when
+   * `provider` is not given, its provider decides how images are counted.
    * Ignored for summaries when `summarizer` is given.
    * @default none: `extractiveSummarizer` writes the summaries (deterministic, offline, no model)
    */
@@ -255,6 +261,9 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
     this.compactor = createCompactor({
       ...engineOptions,
       store: engineOptions.store ?? defaultStore(),
+      ...(engineOptions.provider === undefined && model !== undefined
+        ? providerOf(model as ChatModelLike | string)
+        : {}),
       summaryPlacement,
       ...(this.contextWindow === undefined ? {} : { contextWindow: this.contextWindow }),
       ...(contextWindows === undefined ? {} : { contextWindows }),
@@ -515,6 +524,11 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
       this.#conversationId ?? deriveConversationId(messages.filter((message) => message.role !== 'system'))
     );
   }
+}
+
+function providerOf(model: ChatModelLike | string): { provider?: string } {
+  const provider = chatModelProvider(model);
+  return provider === undefined ? {} : { provider };
 }
 
 /** The input of a prompt as messages: strings become user messages. */

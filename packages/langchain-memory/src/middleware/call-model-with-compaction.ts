@@ -30,8 +30,15 @@ export interface CallModelWithCompactionOptions<Request extends ModelRequestLike
   contextWindow: number | undefined;
   /** The model id: calibration key. */
   modelId: string | undefined;
+  /** The provider (image counting, tool-result media), from the chat model. */
+  provider: string | undefined;
   /** Retries after an overflow error. */
   maxOverflowRetries: number;
+  /**
+   * Called with each overflow error; returns the window to use from now on when the error states
+   * the model's limit.
+   */
+  learnWindow?: (error: unknown) => number | undefined;
 }
 
 /**
@@ -49,7 +56,9 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
   compactor,
   contextWindow,
   modelId,
+  provider,
   maxOverflowRetries,
+  learnWindow,
 }: CallModelWithCompactionOptions<Request, Response>): Promise<Response> {
   const { store } = compactor;
   const systemMessage = request.systemMessage;
@@ -71,16 +80,20 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
   if (chosen !== undefined && chosen !== stored) await store.set(conversationId, chosen).catch(() => {});
 
   const overheadTokens = toolDefinitionTokens(request.tools as readonly ToolLike[], compactor.estimator);
+  let window = contextWindow;
   const common = {
     conversationId,
     overheadTokens,
-    ...(contextWindow === undefined ? {} : { contextWindow }),
     ...(modelId === undefined ? {} : { model: modelId }),
+    ...(provider === undefined ? {} : { provider }),
   };
+  let overflowError: unknown;
   for (let attempt = 0; ; attempt++) {
     const prepared = await compactor.prepare(neutral, {
       ...common,
-      ...(attempt === 0 ? {} : { overflowAttempt: attempt }),
+      ...(window === undefined ? {} : { contextWindow: window }),
+      // A retry hands the engine the provider's error: a limit it states is learned.
+      ...(attempt === 0 ? {} : { overflowAttempt: attempt, overflowError }),
     });
     const { system, messages } = toModelRequest(prepared.messages, hasSystem ? systemMessage : undefined);
     try {
@@ -98,6 +111,7 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
         : [];
       void compactor.afterResponse([...neutral, ...answer], {
         ...common,
+        ...(window === undefined ? {} : { contextWindow: window }),
         ...(usage?.input_tokens === undefined
           ? {}
           : { inputTokens: usage.input_tokens, estimatedTokens: prepared.estimatedTokens }),
@@ -106,11 +120,14 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
       return response;
     } catch (error) {
       if (!isContextOverflowError(error)) throw error;
+      overflowError = error;
+      const learned = learnWindow?.(error);
+      if (learned !== undefined) window = window === undefined ? learned : Math.min(window, learned);
       if (attempt >= maxOverflowRetries) {
         throw new ContextOverflowError({
           message: `The model rejected the prompt as too long ${attempt + 1} times, even compacted (about ${prepared.tokensAfter} tokens).`,
           tokenCount: prepared.tokensAfter,
-          ...(contextWindow === undefined ? {} : { contextWindow }),
+          ...(window === undefined ? {} : { contextWindow: window }),
           cause: error,
         });
       }

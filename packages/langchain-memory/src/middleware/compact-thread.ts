@@ -36,7 +36,12 @@ export async function compactThread({
   signal,
   compactor,
   modelId,
-}: CompactThreadOptions & { compactor: Compactor; modelId: string | undefined }): Promise<CompactNowResult> {
+  provider,
+}: CompactThreadOptions & {
+  compactor: Compactor;
+  modelId: string | undefined;
+  provider: string | undefined;
+}): Promise<CompactNowResult> {
   const conversation = toNeutralMessages(messages);
   const conversationId = threadConversationId(threadId, conversation);
   const previous = await compactor.store.get(conversationId).catch(() => undefined);
@@ -45,6 +50,7 @@ export async function compactThread({
     conversationId,
     ...(contextWindow === undefined ? {} : { contextWindow }),
     ...(modelId === undefined ? {} : { model: modelId }),
+    ...(provider === undefined ? {} : { provider }),
   };
   const state =
     conversation.length === 0

@@ -524,3 +524,27 @@ test('trigger in tokens compacts earlier than the default', async () => {
   for (const call of early.model.calls) expect(promptTokens(call.messages)).toBeLessThan(6000 / 0.8);
   expect(early.events.some((event) => event.type === 'compaction-end')).toBe(true);
 });
+
+test('a limit stated in the overflow error is learned: later calls fit without another refusal', async () => {
+  let overflows = 0;
+  // No window known up front (a fake model has no profile or id); the provider states 8,000.
+  const model = createScriptedAgentModel({ contextWindow: 8000, onOverflow: () => overflows++ });
+  const events: CompactionEvent[] = [];
+  const agent = createAgent({
+    model,
+    tools: [createReadFileTool(SEED)],
+    middleware: [
+      compactionMiddleware({ summarizer: extractiveSummarizer, onEvent: (event) => events.push(event) }),
+    ],
+    checkpointer: new MemorySaver(),
+  });
+  await runTurns(agent, 'learned', 0, 20);
+  const state = await readState(agent, 'learned');
+  expect(state.values.messages).toHaveLength(80);
+  expect(overflows).toBe(1);
+  expect(events.filter((event) => event.type === 'overflow-retry')).toHaveLength(1);
+  // Every call after the refusal stayed under the stated limit.
+  const refused = model.calls.findIndex((call) => promptTokens(call.messages) > 8000);
+  for (const call of model.calls.slice(refused + 1))
+    expect(promptTokens(call.messages)).toBeLessThanOrEqual(8000);
+});

@@ -5,13 +5,19 @@ import {
   createCompactor,
   createEstimator,
   MemoryCompactionStore,
+  readContextLimit,
   type Summarizer,
 } from '@spillway/core';
 import { createMiddleware } from 'langchain';
 import type { CompactNowResult } from '../compact/compact-now-result';
 import { type TokenCounter, tokenCounterEstimator } from '../estimate/token-counter-estimator';
 import { dispatchCompactionEvent } from '../events/dispatch-compaction-event';
-import { type ChatModelLike, chatModelId, chatModelWindow } from '../model/chat-model-window';
+import {
+  type ChatModelLike,
+  chatModelId,
+  chatModelProvider,
+  chatModelWindow,
+} from '../model/chat-model-window';
 import { createModelSummarizer, type InvokableChatModel } from '../summarize/model-summarizer';
 import { callModelWithCompaction } from './call-model-with-compaction';
 import { checkMiddlewareOptions, resolveLimits } from './check-middleware-options';
@@ -153,6 +159,9 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
   /** The window of the last model call, for `compact()` without one. */
   let lastWindow: number | undefined;
   let lastModelId: string | undefined;
+  let lastProvider: string | undefined;
+  /** Limits the providers stated in their overflow errors, by model id: they win over the table. */
+  const learnedWindows = new Map<string, number>();
 
   const sync = (state: unknown, runtime: unknown) =>
     syncCompactionState(state as AgentStateLike, runtime as RuntimeLike, store);
@@ -168,16 +177,28 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       const model = request.model as unknown as ChatModelLike & { invoke?: unknown };
       summarizeWith.useAgentModel(model);
       const modelId = chatModelId(model);
-      const window = fixedWindow ?? chatModelWindow(model, contextWindows);
+      const known = fixedWindow ?? chatModelWindow(model, contextWindows);
+      const learned = learnedWindows.get(modelId ?? '');
+      const window = learned === undefined || (known !== undefined && known <= learned) ? known : learned;
+      const provider = engineOptions.provider ?? chatModelProvider(model);
       lastWindow = window;
       lastModelId = modelId;
+      lastProvider = provider;
       return callModelWithCompaction({
         request,
         handler,
         compactor: compactorFor(window),
         contextWindow: window,
         modelId,
+        provider,
         maxOverflowRetries,
+        learnWindow: (error) => {
+          const { limit } = readContextLimit(error);
+          if (limit === undefined || !(limit > 0)) return undefined;
+          const key = modelId ?? '';
+          learnedWindows.set(key, Math.min(limit, learnedWindows.get(key) ?? limit));
+          return limit;
+        },
       });
     },
   });
@@ -196,6 +217,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         ...(window === undefined ? {} : { contextWindow: window }),
         compactor: compactorFor(window),
         modelId: lastModelId,
+        provider: lastProvider,
       });
     },
   });

@@ -39,3 +39,37 @@ export function chatModelWindow(
   }
   return getContextWindow(chatModelId(model), overrides === undefined ? {} : { overrides });
 }
+
+/**
+ * The provider a chat model sends to, as the core's `providerProfile` reads it (image counting,
+ * whether tool results can carry media): the model's `_llmType()` (`anthropic`, `openai`,
+ * `googlegenerativeai`, `chat_bedrock_converse`, …), or the prefix of an `initChatModel` string.
+ * OpenAI models say whether they use the Chat Completions API (`openai.chat`: tool results are
+ * text only) or the Responses API (`openai.responses`).
+ */
+export function chatModelProvider(model: ChatModelLike | string | undefined | null): string | undefined {
+  if (model === undefined || model === null) return undefined;
+  let name: string | undefined;
+  if (typeof model === 'string') name = model.includes(':') ? model.slice(0, model.indexOf(':')) : undefined;
+  else {
+    try {
+      const type = (model as { _llmType?: () => unknown })._llmType?.();
+      name = typeof type === 'string' ? type : undefined;
+    } catch {
+      name = undefined;
+    }
+  }
+  if (name === undefined) return undefined;
+  if (/openai/i.test(name)) {
+    let responses = false;
+    try {
+      responses =
+        typeof model === 'object' &&
+        (model as { _useResponsesApi?: (options?: unknown) => unknown })._useResponsesApi?.({}) === true;
+    } catch {
+      responses = false;
+    }
+    return `${name}.${responses ? 'responses' : 'chat'}`;
+  }
+  return name;
+}
