@@ -188,7 +188,7 @@ export async function runCompaction(
     measureOnly?: boolean;
   },
 ): Promise<CompactMessagesResult> {
-  recognizeMessages(messages, { conversationId });
+  recognizeMessages(messages, { conversationId, scope: options.estimator });
   const { model } = options;
   const onEvent = measureOnly ? () => {} : options.onEvent;
   const estimator = estimatorFor(options.estimator, provider);

@@ -471,7 +471,7 @@ export function createCompactor({
     ) {
       abortSignal?.throwIfAborted();
       const id = conversationId ?? deriveConversationId(messages);
-      recognizeMessages(messages, { conversationId: id });
+      recognizeMessages(messages, { conversationId: id, scope: resolved.estimator });
       const effectiveModel = model ?? resolved.model;
       if (overflowError !== undefined)
         learnFromOverflow(effectiveModel, overflowError, lastEstimates.get(id));
@@ -582,7 +582,7 @@ export function createCompactor({
           resolved.estimator.calibrate({ model: effectiveModel, estimatedTokens, actualTokens: inputTokens });
         }
         const id = conversationId ?? deriveConversationId(messages);
-        recognizeMessages(messages, { conversationId: id });
+        recognizeMessages(messages, { conversationId: id, scope: resolved.estimator });
         const window = windowFor(effectiveModel, contextWindow, id);
         if (window === undefined || flights.has(id) || cooldowns.has(id) || abortSignal?.aborted) {
           return Promise.resolve();
@@ -611,7 +611,7 @@ export function createCompactor({
     async compact(messages, { conversationId, model, provider, contextWindow, abortSignal } = {}) {
       abortSignal?.throwIfAborted();
       const id = conversationId ?? deriveConversationId(messages);
-      recognizeMessages(messages, { conversationId: id });
+      recognizeMessages(messages, { conversationId: id, scope: resolved.estimator });
       const running = flights.get(id);
       if (running) {
         await running.promise.catch(() => {});

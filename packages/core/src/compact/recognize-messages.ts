@@ -49,9 +49,21 @@ const conversations = new LRUCache<string, Remembered>({
  */
 export function recognizeMessages(
   messages: readonly Message[],
-  { conversationId }: { conversationId: string },
+  {
+    conversationId,
+    scope = globalScope,
+  }: {
+    conversationId: string;
+    /**
+     * Whose conversations these are (a compactor passes its estimator): two compactors in one
+     * process that see the same conversation id (derived ids often coincide) keep apart.
+     * @default one scope for every caller
+     */
+    scope?: object;
+  },
 ): void {
-  const previous = conversations.get(conversationId);
+  const key = `${scopeId(scope)}\u0000${conversationId}`;
+  const previous = conversations.get(key);
   const memos: ContentMemo[] = new Array(messages.length);
   const chars: number[] = new Array(messages.length);
   let total = 0;
@@ -80,7 +92,7 @@ export function recognizeMessages(
     }
   }
   if (total > RECOGNIZED_CONVERSATION_CHARS) {
-    conversations.delete(conversationId);
+    conversations.delete(key);
     return;
   }
   for (let index = 0; index < messages.length; index++) {
@@ -89,7 +101,20 @@ export function recognizeMessages(
       setContentMemo(message, memos[index]);
     }
   }
-  conversations.set(conversationId, { messages: messages.slice(), memos, chars, total });
+  conversations.set(key, { messages: messages.slice(), memos, chars, total });
+}
+
+const globalScope = {};
+const scopeIds = new WeakMap<object, number>();
+let nextScopeId = 0;
+
+function scopeId(scope: object): number {
+  let id = scopeIds.get(scope);
+  if (id === undefined) {
+    id = nextScopeId++;
+    scopeIds.set(scope, id);
+  }
+  return id;
 }
 
 /** About how many characters a value holds (strings, bytes, and a little per object). */
