@@ -64,8 +64,28 @@ export function layoutConversation(messages: readonly Message[], coveredCount: n
 export function stateMatches(messages: readonly Message[], state: CompactionState | undefined): boolean {
   if (state === undefined || state.coveredCount <= 0) return false;
   const { covered } = layoutConversation(messages, state.coveredCount);
-  return covered.length === state.coveredCount && hashMessages(covered) === state.coveredHash;
+  if (covered.length !== state.coveredCount) return false;
+  // The same message objects found to match this state before (one request checks it more than
+  // once): messages are memoised by identity everywhere, so their hashes would be the same again.
+  const verified = verifiedPrefixes.get(state);
+  if (
+    verified !== undefined &&
+    verified.coveredHash === state.coveredHash &&
+    verified.messages.length === covered.length &&
+    verified.messages.every((message, index) => message === covered[index])
+  ) {
+    return true;
+  }
+  if (hashMessages(covered) !== state.coveredHash) return false;
+  verifiedPrefixes.set(state, { coveredHash: state.coveredHash, messages: covered });
+  return true;
 }
+
+/** Per state object, the covered messages last found to match it. */
+const verifiedPrefixes = new WeakMap<
+  CompactionState,
+  { coveredHash: string; messages: readonly Message[] }
+>();
 
 /** The user message put before a compacted conversation that would otherwise open with the assistant. */
 export const CONTINUATION_TEXT = '[Continuing the conversation summarized above.]';
