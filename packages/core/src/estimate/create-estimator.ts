@@ -67,6 +67,17 @@ export interface EstimatorOptions {
   textCacheChars?: number;
 }
 
+/** Lists whose totals are remembered (the last few, of this many messages or more). */
+const RECENT_TOTALS = 3;
+const RECENT_TOTAL_MIN_MESSAGES = 32;
+
+/** Whether two lists hold the same message objects in the same order. */
+function sameElements(first: readonly Message[], second: readonly Message[]): boolean {
+  if (first.length !== second.length) return false;
+  for (let index = 0; index < first.length; index++) if (first[index] !== second[index]) return false;
+  return true;
+}
+
 /** Texts shorter than this are estimated every time: a cache lookup would cost about as much. */
 const CACHED_TEXT_MIN_CHARS = 256;
 
@@ -161,7 +172,9 @@ function validate({
  * Re-counting a message object is a lookup (a `WeakMap` keyed by the message holds its raw count),
  * so counting a conversation that grew by one message costs one message. A new object that the
  * compactor found to hold exactly the content of an earlier one (a request rebuilt from JSON) is a
- * lookup too. Replace a message rather than mutating it: a mutated message keeps its old count.
+ * lookup too, and counting a list of the same objects as one of the last three lists counted (of
+ * 32 messages or more) is one pass over the two arrays. Replace a message rather than mutating it:
+ * a mutated message keeps its old count.
  *
  * @throws {InvalidConfigError} when an option is invalid (e.g. calibration bounds reversed).
  */
@@ -313,13 +326,24 @@ export function createEstimator({
 
   const makeEstimator = (formula: ImageProvider, toolResultMediaAsText: boolean): Estimator => {
     const { countPart, countMessage } = makeCounter(formula, toolResultMediaAsText);
+    /** The totals of the lists counted last (messages are memoised by identity, so they hold). */
+    const recentTotals: { messages: readonly Message[]; tokens: number }[] = [];
     const estimator: Estimator = {
       countText: (text) => textOf(text),
       countPart,
       countMessage,
       countMessages(messages) {
+        // The same messages counted a moment ago (a request counts its conversation several
+        // times, in new arrays): comparing the arrays touches no message, so it costs far less than
+        // looking each one up again.
+        const known = recentTotals.find((recent) => sameElements(recent.messages, messages));
+        if (known !== undefined) return known.tokens;
         let tokens = 0;
         for (const message of messages) tokens += countMessage(message);
+        if (messages.length >= RECENT_TOTAL_MIN_MESSAGES) {
+          recentTotals.unshift({ messages: messages.slice(), tokens });
+          if (recentTotals.length > RECENT_TOTALS) recentTotals.pop();
+        }
         return tokens;
       },
       calibrated(tokenCount, model) {
