@@ -176,6 +176,31 @@ describe('createEstimator: memoisation', () => {
     expect(estimator.calibrated(estimator.countMessage(message))).toBe(115);
   });
 
+  it('sums a list of the same objects from memory, and any other list from its messages', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 40 }), { minLength: 32, maxLength: 80 }),
+        fc.nat(),
+        fc.string({ minLength: 1, maxLength: 40 }),
+        (texts, pick, replacement) => {
+          const estimator = createEstimator({ tokenizer: countCharacters });
+          const messages: Message[] = texts.map((text) => ({ role: 'user', content: text }));
+          const total = estimator.countMessages(messages);
+          // A new array of the same objects (as a request builds several): the same total.
+          expect(estimator.countMessages([...messages])).toBe(total);
+          // One message replaced by another object: summed again, never served from memory.
+          const index = pick % messages.length;
+          const changed = [...messages];
+          changed[index] = { role: 'user', content: replacement };
+          const expected = total - (4 + texts[index]!.length) + (4 + replacement.length);
+          expect(estimator.countMessages(changed)).toBe(expected);
+          // Shorter and longer lists of the same objects are their own sums.
+          expect(estimator.countMessages(messages.slice(1))).toBe(total - (4 + texts[0]!.length));
+        },
+      ),
+    );
+  });
+
   it('countMessages is the sum of countMessage, in any order', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 80 }), { maxLength: 30 }), (texts) => {
