@@ -278,10 +278,11 @@ export function createCompactor({
   };
 
   const contextWindowFor = (model: string | undefined, contextWindow?: number): number | undefined => {
-    if (contextWindow !== undefined) return contextWindow;
     const learned = model === undefined ? undefined : learnedWindows.get(model);
-    const configured = resolved.contextWindow ?? getContextWindow(model, { overrides: contextWindows });
-    // A provider's stated limit wins over a table entry or option that promised more.
+    const configured =
+      contextWindow ?? resolved.contextWindow ?? getContextWindow(model, { overrides: contextWindows });
+    // A provider's stated limit wins over a table entry, an option or a per-call window that
+    // promised more.
     if (learned !== undefined) return configured === undefined ? learned : Math.min(learned, configured);
     return configured;
   };

@@ -144,8 +144,15 @@ export function getContextWindow(
 const VENDOR_PREFIX =
   /^(?:(?:us|eu|apac|global|us-gov)\.)?(?:anthropic|meta|mistral|amazon|cohere|deepseek|openai|qwen|ai21|writer)\./;
 
+/**
+ * `provider:model` ids (LangChain's `initChatModel`, e.g. `openai:gpt-4.1`). Only known provider
+ * names are stripped: Ollama's `llama3.1:8b` keeps its tag.
+ */
+const PROVIDER_COLON_PREFIX =
+  /^(?:openai|azure_openai|anthropic|google-genai|google-vertexai|google-vertexai-web|google|vertex|bedrock|bedrock_converse|ollama|groq|mistralai|mistral|cohere|fireworks|together|togetherai|xai|deepseek|perplexity|cerebras|openrouter|gateway):/;
+
 function normalize(modelId: string): string {
-  const lower = modelId.trim().toLowerCase();
+  const lower = modelId.trim().toLowerCase().replace(PROVIDER_COLON_PREFIX, '');
   const slash = lower.lastIndexOf('/');
   const id = slash === -1 ? lower : lower.slice(slash + 1);
   return id.replace(VENDOR_PREFIX, '');

@@ -28,6 +28,9 @@ describe('getContextWindow: the families people run today', () => {
     ['grok-4-0709', 256_000],
     ['command-r-plus-08-2024', 128_000],
     ['command-a-03-2025', 256_000],
+    ['openai:gpt-4.1', 1_047_576],
+    ['anthropic:claude-sonnet-4-5', 200_000],
+    ['ollama:llama3.1:8b', 128_000],
   ];
   it.each(cases)('%s → %d', (id, window) => {
     expect(getContextWindow(id)).toBe(window);

@@ -2,8 +2,9 @@ import { AIMessage, type BaseMessage, isBaseMessage, type SystemMessage } from '
 import {
   type CompactionState,
   type Compactor,
-  ContextOverflowError,
+  callWithOverflowRecovery,
   isContextOverflowError,
+  type PrepareResult,
 } from '@spillway/core';
 import { bestState } from '../convert/state-matches';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
@@ -47,7 +48,8 @@ export interface CallModelWithCompactionOptions<Request extends ModelRequestLike
  * gets the compacted copy, its usage calibrates the estimator and may start a background summary,
  * and an overflow error is compacted harder and retried up to `maxOverflowRetries` times.
  *
- * @throws {ContextOverflowError} when the model still refuses the prompt after the retries, with
+ * @throws {ContextOverflowError} before any model call when even the smallest prompt cannot fit;
+ * when the model still refuses a prompt that cannot be made smaller (or the retries run out), with
  * the provider's error as `cause`. Other errors pass through untouched.
  */
 export async function callModelWithCompaction<Request extends ModelRequestLike, Response>({
@@ -80,57 +82,55 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
   if (chosen !== undefined && chosen !== stored) await store.set(conversationId, chosen).catch(() => {});
 
   const overheadTokens = toolDefinitionTokens(request.tools as readonly ToolLike[], compactor.estimator);
-  let window = contextWindow;
-  const common = {
+  // The run's abort signal (`agent.invoke(…, { signal })`): it aborts a summary made for this call.
+  const signal = (request.runtime as { signal?: unknown } | undefined)?.signal;
+  const abortSignal = signal instanceof AbortSignal ? signal : undefined;
+  const prepareOptions = {
     conversationId,
     overheadTokens,
     ...(modelId === undefined ? {} : { model: modelId }),
     ...(provider === undefined ? {} : { provider }),
+    ...(contextWindow === undefined ? {} : { contextWindow }),
   };
-  let overflowError: unknown;
-  for (let attempt = 0; ; attempt++) {
-    const prepared = await compactor.prepare(neutral, {
-      ...common,
-      ...(window === undefined ? {} : { contextWindow: window }),
-      // A retry hands the engine the provider's error: a limit it states is learned.
-      ...(attempt === 0 ? {} : { overflowAttempt: attempt, overflowError }),
-    });
+  const callModel = async (prepared: PrepareResult) => {
     const { system, messages } = toModelRequest(prepared.messages, hasSystem ? systemMessage : undefined);
     try {
-      const response = await handler({
+      return await handler({
         ...request,
         messages,
         // Only the system message changes: LangChain compares `systemPrompt` with the system
         // message this middleware received, on every call of the handler (retries included).
         ...(system === undefined ? {} : { systemMessage: system }),
       });
-      const usage = AIMessage.isInstance(response) ? response.usage_metadata : undefined;
-      // An inner middleware may answer with a `Command` instead of a message.
-      const answer = isBaseMessage(response)
-        ? toNeutralMessages([...request.messages, response]).slice(-1)
-        : [];
-      void compactor.afterResponse([...neutral, ...answer], {
-        ...common,
-        ...(window === undefined ? {} : { contextWindow: window }),
-        ...(usage?.input_tokens === undefined
-          ? {}
-          : { inputTokens: usage.input_tokens, estimatedTokens: prepared.estimatedTokens }),
-        ...(usage?.output_tokens === undefined ? {} : { responseTokens: usage.output_tokens }),
-      });
-      return response;
     } catch (error) {
-      if (!isContextOverflowError(error)) throw error;
-      overflowError = error;
-      const learned = learnWindow?.(error);
-      if (learned !== undefined) window = window === undefined ? learned : Math.min(window, learned);
-      if (attempt >= maxOverflowRetries) {
-        throw new ContextOverflowError({
-          message: `The model rejected the prompt as too long ${attempt + 1} times, even compacted (about ${prepared.tokensAfter} tokens).`,
-          tokenCount: prepared.tokensAfter,
-          ...(window === undefined ? {} : { contextWindow: window }),
-          cause: error,
-        });
-      }
+      // A stated limit is remembered for the next calls of this model (the engine learns it too).
+      if (isContextOverflowError(error)) learnWindow?.(error);
+      throw error;
     }
-  }
+  };
+  // The shared recovery of every adapter: compact harder on "too long", never send the same
+  // prompt twice, then ContextOverflowError with the provider's error as cause.
+  const { result: response, prepared } = await callWithOverflowRecovery({
+    compactor,
+    messages: neutral,
+    prepareOptions,
+    prepared: await compactor.prepare(neutral, {
+      ...prepareOptions,
+      ...(abortSignal ? { abortSignal } : {}),
+    }),
+    send: callModel,
+    maxRetries: maxOverflowRetries,
+    ...(abortSignal ? { abortSignal } : {}),
+  });
+  const usage = AIMessage.isInstance(response) ? response.usage_metadata : undefined;
+  // An inner middleware may answer with a `Command` instead of a message.
+  const answer = isBaseMessage(response) ? toNeutralMessages([...request.messages, response]).slice(-1) : [];
+  void compactor.afterResponse([...neutral, ...answer], {
+    ...prepareOptions,
+    ...(usage?.input_tokens === undefined
+      ? {}
+      : { inputTokens: usage.input_tokens, estimatedTokens: prepared.estimatedTokens }),
+    ...(usage?.output_tokens === undefined ? {} : { responseTokens: usage.output_tokens }),
+  });
+  return response;
 }

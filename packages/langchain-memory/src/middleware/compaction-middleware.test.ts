@@ -260,7 +260,42 @@ test('after the retries run out, the overflow surfaces as ContextOverflowError w
   const overflow = (error as Error).cause;
   expect(ContextOverflowError.isInstance(overflow)).toBe(true);
   expect((overflow as ContextOverflowError).cause).toBe(providerError);
-  expect(model.callCount).toBe(3);
+  // "hello" cannot be made smaller: sending it again would only be refused again.
+  expect(model.callCount).toBe(1);
+});
+
+test('a shrinkable prompt is retried smaller each time until the retries run out', async () => {
+  const providerError = new LangChainContextOverflowError('prompt is too long');
+  const model = fakeModel().alwaysThrow(providerError);
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [compactionMiddleware({ summarizer: extractiveSummarizer, maxOverflowRetries: 2 })],
+  });
+  const history: BaseMessage[] = [];
+  for (let turn = 0; turn < 8; turn++) {
+    history.push(
+      new HumanMessage(`Question ${turn}`),
+      new AIMessage({
+        content: '',
+        tool_calls: [{ id: `c${turn}`, name: 'read_file', args: { path: `f${turn}` } }],
+      }),
+      new ToolMessage({ tool_call_id: `c${turn}`, name: 'read_file', content: fileContent(`f${turn}`, 3) }),
+      new AIMessage(`Answer ${turn}`),
+    );
+  }
+  const error = await agent
+    .invoke({ messages: [...history, new HumanMessage('And now?')] })
+    .catch((caught: unknown) => caught);
+  const overflow = (error as Error).cause;
+  expect(ContextOverflowError.isInstance(overflow)).toBe(true);
+  expect((overflow as ContextOverflowError).cause).toBe(providerError);
+  expect(model.callCount).toBeGreaterThanOrEqual(2);
+  expect(model.callCount).toBeLessThanOrEqual(3);
+  const sizes = model.calls.map((call) => promptTokens(call.messages));
+  for (let index = 1; index < sizes.length; index++) expect(sizes[index]).toBeLessThan(sizes[index - 1]!);
+  // The latest question reached the model verbatim every time.
+  for (const call of model.calls) expect(call.messages.at(-1)!.text).toBe('And now?');
 });
 
 test('other model errors pass through untouched, without retries', async () => {
