@@ -5,7 +5,7 @@ import type { Message } from '../message/message';
 import type { Compactor, PrepareOptions, PrepareResult } from './create-compactor';
 
 /** Options of {@link callWithOverflowRecovery}. */
-export interface CallWithOverflowRecoveryOptions<Result> {
+export interface CallWithOverflowRecoveryOptions<Result = unknown> {
   /** The compactor that prepared `prepared`. */
   compactor: Compactor;
   /** The conversation as the application has it (what `prepared` was made from). */
@@ -37,7 +37,7 @@ export interface CallWithOverflowRecoveryOptions<Result> {
 }
 
 /** What {@link callWithOverflowRecovery} returns. */
-export interface CallWithOverflowRecoveryResult<Result> {
+export interface CallWithOverflowRecoveryResult<Result = unknown> {
   /** What `send` returned for the accepted request. */
   result: Result;
   /** The request the provider accepted. */
