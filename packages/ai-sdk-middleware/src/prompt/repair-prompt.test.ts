@@ -54,4 +54,23 @@ describe('repairPrompt', () => {
     expect(repaired[2]).toEqual({ role: 'user', content: [{ type: 'text', text: CONTINUATION_TEXT }] });
     expect(repaired).toHaveLength(5);
   });
+
+  it('sends a user message it made (the drop note) as the first parts of the user message after it', () => {
+    const question = { role: 'user', content: [{ type: 'text', text: 'What next?' }] };
+    const original = [{ role: 'user', content: [{ type: 'text', text: 'old' }] }, question];
+    const note: SdkMessage = {
+      role: 'user',
+      content: [{ type: 'text', text: '[System: 1 older messages were truncated]' }],
+    };
+    const repaired = repairPrompt([note, question], original);
+    expect(repaired).toEqual([
+      {
+        role: 'user',
+        content: [{ type: 'text', text: '[System: 1 older messages were truncated]' }, question.content[0]],
+      },
+    ]);
+    // Two user messages of the application's own are left as they are.
+    const own = [...original];
+    expect(repairPrompt(own, original)).toBe(own);
+  });
 });
