@@ -1,8 +1,9 @@
 /**
  * Issue 10 through the AI SDK and a real request builder: a summarizer that never answers does not
  * hold the request past `summaryTimeouts.foreground` (the request goes out shortened, without a
- * summary, and nothing is stored), and the caller's `abortSignal` ends a request that waits for a
- * summary at once, aborting the summarizer's own signal.
+ * summary, and nothing is stored; the note the drop leaves is valid for every provider: Gemini
+ * takes no two user turns in a row), and the caller's `abortSignal` ends a request that waits for
+ * a summary at once, aborting the summarizer's own signal.
  */
 import type { SummarizerInput } from '@spillway/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,9 +35,7 @@ function hangingSummarizer() {
   return { summarizer, signals };
 }
 
-describe.each(
-  providerTargets.filter((target) => target.kind === 'openai-chat' || target.kind === 'anthropic'),
-)('$name: a summarizer that never answers', (target) => {
+describe.each(providerTargets)('$name: a summarizer that never answers', (target) => {
   const { sdk } = target;
 
   it('the request goes out at the foreground limit, shortened without a summary; nothing is stored', async () => {

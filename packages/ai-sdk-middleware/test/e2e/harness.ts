@@ -67,10 +67,16 @@ export async function startHarness(
   };
 }
 
-/** The text of the latest message in which the user speaks (not a tool result). */
+/**
+ * The text of the latest message in which the user speaks (not a tool result): its last text part.
+ * Text the engine adds (the note an emergency drop leaves) can go as earlier parts of the same
+ * message, never into the user's own part.
+ */
 export function latestUserText(view: readonly ViewMessage[]): string | undefined {
   const index = latestUserIndex(view);
-  return index === -1 ? undefined : view[index]!.text;
+  if (index === -1) return undefined;
+  const message = view[index]!;
+  return message.parts === undefined ? message.text : message.parts[message.parts.length - 1];
 }
 
 function latestUserIndex(view: readonly ViewMessage[]): number {

@@ -29,6 +29,8 @@ export interface ViewMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   /** The message's text parts, joined with a newline. */
   text: string;
+  /** The text parts one by one (user messages). */
+  parts?: string[];
   toolCalls: { id: string | undefined; name: string }[];
   toolResults: {
     id: string | undefined;
@@ -146,14 +148,13 @@ export function validateOpenAiChat(body: any, { mediaAsText = false }: { mediaAs
   );
 }
 
-function textOfOpenAiContent(content: any): { text: string; images: number } {
-  if (typeof content === 'string') return { text: content, images: 0 };
-  if (!Array.isArray(content)) return { text: '', images: 0 };
+function textOfOpenAiContent(content: any): { text: string; parts: string[]; images: number } {
+  if (typeof content === 'string') return { text: content, parts: [content], images: 0 };
+  if (!Array.isArray(content)) return { text: '', parts: [], images: 0 };
+  const parts = content.filter((part) => part.type === 'text').map((part) => part.text as string);
   return {
-    text: content
-      .filter((part) => part.type === 'text')
-      .map((part) => part.text)
-      .join('\n'),
+    text: parts.join('\n'),
+    parts,
     images: content.filter((part) => part.type === 'image_url').length,
   };
 }
@@ -182,12 +183,12 @@ export function readOpenAiChat(body: any): ViewMessage[] {
       });
       continue;
     }
-    const { text, images } = textOfOpenAiContent(message.content);
+    const { text, parts, images } = textOfOpenAiContent(message.content);
     const toolCalls = ((message.tool_calls ?? []) as any[]).map((call) => {
       names.set(call.id, call.function.name);
       return { id: call.id as string, name: call.function.name as string };
     });
-    view.push({ role, text, toolCalls, toolResults: [], images });
+    view.push({ role, text, parts, toolCalls, toolResults: [], images });
   }
   return view;
 }
@@ -329,12 +330,13 @@ export function readOpenAiResponses(body: any): ViewMessage[] {
     } else if (item.role !== undefined) {
       const parts =
         typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content;
+      const texts = parts
+        .filter((part: any) => part.type === 'input_text' || part.type === 'output_text')
+        .map((part: any) => part.text as string);
       view.push({
         role: item.role === 'developer' ? 'system' : item.role,
-        text: parts
-          .filter((part: any) => part.type === 'input_text' || part.type === 'output_text')
-          .map((part: any) => part.text)
-          .join('\n'),
+        text: texts.join('\n'),
+        parts: texts,
         toolCalls: [],
         toolResults: [],
         images: parts.filter((part: any) => part.type === 'input_image').length,
@@ -470,16 +472,11 @@ export function validateAnthropic(body: any): void {
   }
 }
 
-function anthropicBlocksText(blocks: any): { text: string; images: number } {
-  if (typeof blocks === 'string') return { text: blocks, images: 0 };
-  if (!Array.isArray(blocks)) return { text: '', images: 0 };
-  return {
-    text: blocks
-      .filter((block) => block.type === 'text')
-      .map((block) => block.text)
-      .join('\n'),
-    images: blocks.filter((block) => block.type === 'image').length,
-  };
+function anthropicBlocksText(blocks: any): { text: string; parts: string[]; images: number } {
+  if (typeof blocks === 'string') return { text: blocks, parts: [blocks], images: 0 };
+  if (!Array.isArray(blocks)) return { text: '', parts: [], images: 0 };
+  const parts = blocks.filter((block) => block.type === 'text').map((block) => block.text as string);
+  return { text: parts.join('\n'), parts, images: blocks.filter((block) => block.type === 'image').length };
 }
 
 export function readAnthropic(body: any): ViewMessage[] {
@@ -524,8 +521,8 @@ export function readAnthropic(body: any): ViewMessage[] {
         names.set(part.id, part.name);
         return { id: part.id as string, name: part.name as string };
       });
-    const { text, images } = anthropicBlocksText(rest);
-    view.push({ role: message.role, text, toolCalls, toolResults: [], images });
+    const { text, parts, images } = anthropicBlocksText(rest);
+    view.push({ role: message.role, text, parts, toolCalls, toolResults: [], images });
   }
   return view;
 }
@@ -673,12 +670,13 @@ export function readGemini(body: any): ViewMessage[] {
       view.push({ role: 'tool', text: '', toolCalls: [], toolResults: results, images: 0 });
       continue;
     }
+    const texts = parts
+      .filter((part) => typeof part.text === 'string' && part.thought !== true)
+      .map((part) => part.text as string);
     view.push({
       role: content.role === 'model' ? 'assistant' : 'user',
-      text: parts
-        .filter((part) => typeof part.text === 'string' && part.thought !== true)
-        .map((part) => part.text)
-        .join('\n'),
+      text: texts.join('\n'),
+      parts: texts,
       toolCalls: parts
         .filter((part) => part.functionCall)
         .map((part) => ({ id: part.functionCall.id, name: part.functionCall.name })),
