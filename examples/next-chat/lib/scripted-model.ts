@@ -34,7 +34,9 @@ function nextStep(prompt: Prompt): Step {
       fetch_page: 'I read the page: the deploy pipeline now caches build layers, and rollbacks got faster.',
       screenshot: 'I looked at the screenshot: the header, the sidebar and the cards are laid out correctly.',
     };
-    return { text: done[name] ?? `Done with ${name}.` };
+    // Agents explain what they found at length: prose that no tool-output limit shortens, so the
+    // conversation has to be summarized.
+    return { text: `${done[name] ?? `Done with ${name}.`}\n\n${analysis(prompt.length)}` };
   }
   const request = lastUserText(prompt);
   const url = request.match(URL_PATTERN)?.[0];
@@ -47,7 +49,34 @@ function nextStep(prompt: Prompt): Step {
   };
 }
 
+const FINDINGS = [
+  'The request handler validates its input before it touches the database, and every branch returns a typed response.',
+  'Errors from the connection pool are retried twice with a jittered back-off, then surfaced with the query that failed.',
+  'The configuration is read once at start-up; a missing variable stops the process with a message naming it.',
+  'Logging goes through one structured logger, so request ids appear on every line a request produces.',
+  'The tests cover the happy path and the timeout path, but not a pool that is exhausted under load.',
+  'Two helpers duplicate the same date parsing; they could share the one in src/util/time.ts.',
+];
+
+/** A few paragraphs of findings (about 2,500 characters), varied by `seed`. */
+function analysis(seed: number): string {
+  const paragraphs: string[] = [];
+  for (let index = 0; index < 4; index++) {
+    const sentences = FINDINGS.map((_, offset) => FINDINGS[(seed + index + offset) % FINDINGS.length]!);
+    paragraphs.push(`${index + 1}. ${sentences.join(' ')}`);
+  }
+  return paragraphs.join('\n\n');
+}
+
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** The text in pieces of a few words, as a model streams it. */
+function chunks(text: string): string[] {
+  const words = text.split(/(?<= )/);
+  const pieces: string[] = [];
+  for (let index = 0; index < words.length; index += 6) pieces.push(words.slice(index, index + 6).join(''));
+  return pieces;
+}
 
 /**
  * The offline model: a deterministic stand-in for a tool-using chat model. It reads only the prompt
@@ -72,7 +101,7 @@ export function scriptedModel(): LanguageModelV3 {
         'text' in step
           ? [
               { type: 'text-start', id },
-              ...step.text.split(/(?<= )/).map((delta): StreamPart => ({ type: 'text-delta', id, delta })),
+              ...chunks(step.text).map((delta): StreamPart => ({ type: 'text-delta', id, delta })),
               { type: 'text-end', id },
             ]
           : [
@@ -97,7 +126,7 @@ export function scriptedModel(): LanguageModelV3 {
             controller.enqueue({ type: 'stream-start', warnings: [] });
             for (const part of parts) {
               controller.enqueue(part);
-              if (part.type === 'text-delta') await sleep(15);
+              if (part.type === 'text-delta') await sleep(8);
             }
             controller.close();
           },

@@ -140,7 +140,7 @@ test('the indicator, the meter and the trimmed notice in a real browser, without
   let highest = 0;
   let sent = 0;
   let sawIndicator = false;
-  for (; sent < 14 && !sawIndicator; sent++) {
+  for (; sent < 24 && !sawIndicator; sent++) {
     const indicator = page.getByTestId('compaction-indicator');
     const shown = indicator.waitFor({ state: 'visible', timeout: 60_000 }).then(
       () => true,
