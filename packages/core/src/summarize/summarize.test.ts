@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { agentConversation } from '../../test/conversation-fixtures';
 import { SummarizationError } from '../errors/summarization-error';
+import { createEstimator } from '../estimate/create-estimator';
 import type { Message } from '../message/message';
 import { DEFAULT_SUMMARY_PROMPT } from './default-summary-prompt';
 import { summarize } from './summarize';
@@ -68,6 +69,42 @@ describe('summarize', () => {
     expect(SummarizationError.isInstance(error)).toBe(true);
     expect(error.attempts).toBe(2);
     expect(error.errors.map((inner: Error) => inner.message)).toEqual(['first', 'second']);
+    expect(summarizer).toHaveBeenCalledTimes(2);
+  });
+
+  it('shortens a summary a little over its bound to the bound, in one call, keeping both ends', async () => {
+    const estimator = createEstimator();
+    for (const overshoot of [1.05, 1.3, 1.9]) {
+      const lines = Array.from(
+        { length: 400 },
+        (_, index) => `- fact ${index}: the value of setting ${index} is ${index * 7}.`,
+      );
+      let text = '';
+      for (const line of lines) {
+        if (estimator.countText(`${text}${line}\n`) > 200 * overshoot) break;
+        text += `${line}\n`;
+      }
+      const summarizer = vi.fn(() => text);
+      const result = await summarize({
+        messages: conversation,
+        summarizer,
+        maxSummaryTokens: 200,
+        estimator,
+        auditIdentifiers: false,
+      });
+      expect(summarizer).toHaveBeenCalledTimes(1);
+      expect(estimator.countText(result.summary)).toBeLessThanOrEqual(200);
+      expect(result.summary.startsWith('- fact 0:')).toBe(true);
+      const lastLine = text.trim().split('\n').at(-1)!;
+      expect(result.summary.trim().endsWith(lastLine)).toBe(true);
+    }
+  });
+
+  it('treats a summary over twice its bound as a failed attempt (the summarizer ignored the bound)', async () => {
+    const summarizer = vi.fn(() => 'word '.repeat(2_000));
+    await expect(
+      summarize({ messages: conversation, summarizer, maxSummaryTokens: 200 }),
+    ).rejects.toBeInstanceOf(SummarizationError);
     expect(summarizer).toHaveBeenCalledTimes(2);
   });
 

@@ -46,8 +46,9 @@ export interface SummarizeOptions {
   onMemory?: (memories: readonly string[]) => void | Promise<void>;
   /**
    * The bound on the summary, in tokens (counted with `estimator`). The summarizer is told it
-   * (`SummarizerInput.maxTokens`, and a line in the prompt); a summary over it is a failed attempt,
-   * retried once like any failure. Chunked spans keep the running summary under it too.
+   * (`SummarizerInput.maxTokens`, and a line in the prompt). A summary up to twice over it is
+   * shortened to it (middle cut, head and tail kept); one further over is a failed attempt, retried
+   * once like any failure. Chunked spans keep the running summary under it too.
    * @default 2048 (the seeds' SUMMARY_MAX_TOKENS)
    */
   maxSummaryTokens?: number;
@@ -176,12 +177,7 @@ export async function summarize({
         identifiers: identifiers.filter((identifier) => transcript.includes(identifier)),
         callerSignal: abortSignal,
         signal: deadline.signal,
-        withinBound: (summary) => {
-          const tokens = estimator.countText(summary);
-          return tokens <= maxSummaryTokens
-            ? undefined
-            : new Error(`The summary is about ${tokens} tokens, over its bound of ${maxSummaryTokens}.`);
-        },
+        fitBound: (summary) => fitSummaryToBound(summary, maxSummaryTokens, estimator),
       });
       calls += outcome.calls;
       running = outcome.summary;
@@ -204,6 +200,39 @@ export async function summarize({
   function estimateOf(text: string | undefined): number {
     return text ? estimator.countText(text) : 0;
   }
+}
+
+/**
+ * How far over its bound a summary may come back and still be used, shortened to the bound: models
+ * overshoot a length they are asked for by a few tens of percent, and throwing such a summary away
+ * (then dropping the history it covered) loses far more than trimming its middle. Beyond this the
+ * summarizer ignored the bound (a transcript echoed back, a runaway answer): a failed attempt.
+ */
+const SUMMARY_OVERSHOOT_LIMIT = 2;
+
+/**
+ * `summary` within `maxTokens`: itself when it fits; a little over (up to
+ * {@link SUMMARY_OVERSHOOT_LIMIT} times the bound), its middle cut (head and tail kept, on line
+ * boundaries, with the truncation marker) until it fits; far over, an error.
+ */
+function fitSummaryToBound(summary: string, maxTokens: number, estimator: Estimator): string | Error {
+  let tokens = estimator.countText(summary);
+  if (tokens <= maxTokens) return summary;
+  if (tokens > maxTokens * SUMMARY_OVERSHOOT_LIMIT) {
+    return new Error(
+      `The summary is about ${tokens} tokens, over ${SUMMARY_OVERSHOOT_LIMIT}× its bound of ${maxTokens}.`,
+    );
+  }
+  let fitted = summary;
+  let maxChars = Math.floor((summary.length * maxTokens) / tokens);
+  for (let attempt = 0; attempt < 8 && tokens > maxTokens; attempt++) {
+    fitted = truncateText(summary, { maxChars: Math.max(0, maxChars), mode: 'head-tail' });
+    tokens = estimator.countText(fitted);
+    maxChars = Math.floor(maxChars * 0.9);
+  }
+  return tokens <= maxTokens && fitted.trim() !== ''
+    ? fitted
+    : new Error(`The summary could not be shortened to its bound of ${maxTokens} tokens.`);
 }
 
 function buildPrompt(previousSummary: string | undefined, transcript: string, maxTokens: number): string {
@@ -254,8 +283,8 @@ interface ChunkOutcome {
 }
 
 /**
- * One chunk: at most two calls (the retry), blank output or a summary over its bound is a failure,
- * identifiers audited. A call still running when `signal` aborts is abandoned: the caller's abort is
+ * One chunk: at most two calls (the retry); blank output or a summary far over its bound is a
+ * failure, one a little over is shortened to it (`fitBound`); identifiers audited. A call still running when `signal` aborts is abandoned: the caller's abort is
  * rethrown at once; the deadline counts as a failed attempt, and no retry starts after it.
  */
 async function summarizeChunk({
@@ -263,13 +292,13 @@ async function summarizeChunk({
   identifiers,
   callerSignal,
   signal,
-  withinBound,
+  fitBound,
 }: {
   call: () => ReturnType<Summarizer>;
   identifiers: readonly string[];
   callerSignal: AbortSignal | undefined;
   signal: AbortSignal;
-  withinBound: (summary: string) => Error | undefined;
+  fitBound: (summary: string) => string | Error;
 }): Promise<ChunkOutcome> {
   const errors: unknown[] = [];
   let best: { summary: string; memories: string[]; coverage: number } | undefined;
@@ -289,16 +318,17 @@ async function summarizeChunk({
       errors.push(error);
       continue;
     }
-    const { summary, memories } = readOutput(output);
+    let { summary, memories } = readOutput(output);
     if (summary.trim() === '') {
       errors.push(new Error('The summarizer returned blank text.'));
       continue;
     }
-    const overBound = withinBound(summary);
-    if (overBound !== undefined) {
-      errors.push(overBound);
+    const fitted = fitBound(summary);
+    if (fitted instanceof Error) {
+      errors.push(fitted);
       continue;
     }
+    summary = fitted;
     const coverage =
       identifiers.length >= MIN_AUDITED_IDENTIFIERS ? identifierCoverage(identifiers, summary) : 1;
     if (best === undefined || coverage > best.coverage) best = { summary, memories, coverage };
