@@ -126,6 +126,10 @@ function describe(event: CompactionEvent): string {
       return `store ${event.operation} failed (${event.reason}); the request went on without it`;
     case 'context-window-unknown':
       return `the window of ${event.model ?? 'the model'} is unknown: not compacting`;
+    case 'pinned-rule-evicted':
+      return `pinned rule left out to stay within the bound: "${event.rule.text}"`;
+    case 'recall-evicted':
+      return `archived original ${event.ref} let go (${event.reason})`;
   }
 }
 

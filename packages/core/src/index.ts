@@ -76,6 +76,20 @@ export type {
   ToolResultPart,
 } from './message/message';
 export { messageParts, toolResultParts } from './message/message-parts';
+export {
+  type CollectPinnedRulesOptions,
+  collectPinnedRules,
+  type PinnedRule,
+  type PinPredicate,
+} from './pin/collect-pinned-rules';
+export { type DetectedRules, detectRules } from './pin/detect-rules';
+export {
+  PINNED_RULES_HEADING,
+  PINNED_RULES_MAX_TOKENS,
+  PINNED_RULES_WINDOW_SHARE,
+  type PinnedBlock,
+  pinnedBlock,
+} from './pin/pinned-block';
 export { type ProviderProfile, providerProfile } from './provider/provider-profile';
 export { createRecallRef } from './recall/create-recall-ref';
 export {
@@ -86,6 +100,32 @@ export {
   type RecallSearchRequest,
 } from './recall/parse-recall-input';
 export { type ReadRecallPageOptions, type RecallPage, readRecallPage } from './recall/read-recall-page';
+export { RECALL_ANNOUNCEMENT } from './recall/recall-announcement';
+export {
+  MemoryRecallArchive,
+  type MemoryRecallArchiveOptions,
+  type RecallArchive,
+  type RecallArchiveEntry,
+  type RecallEviction,
+  type RecallEvictionReason,
+} from './recall/recall-archive';
+export {
+  RECALL_ANSWER_MAX_CHARS,
+  type RecallAnswer,
+  type RecallFromMessagesOptions,
+  type RecallMaterial,
+  recallFromMessages,
+  resolveRecallRef,
+} from './recall/recall-from-messages';
+export { type CreateRecallMarksOptions, createRecallMarks, type RecallMarks } from './recall/recall-marks';
+export { toolResultTexts } from './recall/recall-material';
+export { parseRecallRef, RECALL_REF_PATTERN, type RecallRef, refAnnotation } from './recall/recall-ref';
+export {
+  type CreateRecallScopeOptions,
+  createRecallScope,
+  DEFAULT_RECALL_SECRET,
+  type RecallScope,
+} from './recall/recall-scope';
 export {
   RECALL_TOOL_DESCRIPTION,
   RECALL_TOOL_NAME,

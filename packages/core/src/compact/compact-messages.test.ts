@@ -61,8 +61,9 @@ describe('compactMessages: no-ops', () => {
     for (const part of results) {
       const text = typeof part.content === 'string' ? part.content : '';
       expect(text.length).toBeLessThanOrEqual(30_000);
+      // The seed's marker, then the reference to the original and where the cut begins.
       expect(text).toMatch(
-        /\[\.\.\. content truncated, showing first \d+ characters of 40000 total \.\.\.\]$/,
+        /\n\n\[\.\.\. content truncated, showing first (\d+) characters of 40000 total \.\.\.\]\n\[ref=t\.[A-Za-z0-9]{12} offset=\1\]$/,
       );
     }
     expect(events.some((event) => event.type === 'truncation')).toBe(true);

@@ -1,8 +1,18 @@
 import { ContextOverflowError } from '../errors/context-overflow-error';
 import { SummarizationError } from '../errors/summarization-error';
 import type { Estimator } from '../estimate/estimator';
-import type { Message } from '../message/message';
+import type { Message, MessagePart, TextPart, ToolResultContentPart } from '../message/message';
+import { collectPinnedRules, type PinnedRule } from '../pin/collect-pinned-rules';
+import {
+  PINNED_RULES_MAX_TOKENS,
+  PINNED_RULES_WINDOW_SHARE,
+  type PinnedBlock,
+  pinnedBlock,
+} from '../pin/pinned-block';
 import { providerProfile } from '../provider/provider-profile';
+import { RECALL_ANNOUNCEMENT } from '../recall/recall-announcement';
+import { createRecallMarks, type RecallMarks } from '../recall/recall-marks';
+import { createRecallScope } from '../recall/recall-scope';
 import type { CompactionState } from '../store/compaction-state';
 import { capToolResults } from '../truncate/cap-tool-results';
 import { replaceImages } from '../truncate/replace-images';
@@ -63,6 +73,19 @@ export interface CompactRequestOptions {
    * Aborts a summarizer that is running for this request at once; the abort reason is thrown.
    */
   abortSignal?: AbortSignal;
+  /**
+   * The conversation as the framework holds it, message for message, before any storage-time cap
+   * the adapter applied itself: references name these originals (what the read-back tool reads).
+   * @default messages
+   */
+  originals?: readonly Message[];
+  /**
+   * Whether the model has the read-back tool (`spillway_recall`) in this request. When it does and
+   * something was cut, one line tells it so (`RECALL_ANNOUNCEMENT`): with the summary, else with the
+   * note of dropped messages, else after the first cut. Adapters set it from the request's tools.
+   * @default false
+   */
+  recallTool?: boolean;
 }
 
 /** Options of {@link compactMessages}. */
@@ -178,6 +201,8 @@ export async function runCompaction(
     contextWindow = options.contextWindow,
     provider = options.provider,
     measureOnly = false,
+    originals = messages,
+    recallTool = false,
   }: CompactRequestOptions & {
     contextWindow?: number;
     provider?: string;
@@ -192,7 +217,18 @@ export async function runCompaction(
   const { model } = options;
   const onEvent = measureOnly ? () => {} : options.onEvent;
   const estimator = estimatorFor(options.estimator, provider);
-  const rawCount = (list: readonly Message[]) => estimator.countMessages(list) + overheadTokens;
+  const marks =
+    options.recall === false
+      ? undefined
+      : createRecallMarks({
+          scope: createRecallScope({ messages: originals, secret: options.recall.secret }),
+          originals,
+        });
+  const announce = marks !== undefined && recallTool;
+  // The read-back line may go after the first cut, outside what the stages count: kept in reserve.
+  const announceTokens = announce ? estimator.countText(RECALL_ANNOUNCEMENT) + 8 : 0;
+  const rawCount = (list: readonly Message[]) =>
+    estimator.countMessages(list) + overheadTokens + announceTokens;
   const countTokens = (list: readonly Message[]) => estimator.calibrated(rawCount(list), model);
   const actions = new Set<CompactionAction>();
   const tokensBefore = countTokens(messages);
@@ -203,11 +239,18 @@ export async function runCompaction(
   let reduction: { records: TruncationRecord[]; actions: CompactionAction[] } = { records: [], actions: [] };
   let turnRecords: TruncationRecord[] = [];
   const finish = (
-    output: Message[],
+    assembled: Message[] | Draft,
     state: CompactionState | undefined,
     { stateChanged = false, minimal = false }: { stateChanged?: boolean; minimal?: boolean } = {},
   ): CompactMessagesResult => {
     report([...reduction.records, ...turnRecords]);
+    let output = Array.isArray(assembled) ? assembled : assembled.assemble();
+    if (!Array.isArray(assembled)) {
+      for (const rule of assembled.pinned()?.evicted ?? []) {
+        onEvent({ type: 'pinned-rule-evicted', conversationId, rule });
+      }
+    }
+    if (announce) output = announceAfterFirstCut(output);
     for (const action of reduction.actions) actions.add(action);
     const estimatedTokens = rawCount(output);
     return {
@@ -226,6 +269,7 @@ export async function runCompaction(
   const capped = capToolResults(messages, {
     maxChars: options.toolResultMaxChars,
     limits: options.toolResultLimits,
+    ...(marks === undefined ? {} : { marks }),
   });
   if (capped.records.length > 0) actions.add('cap-tool-results');
   report(capped.records);
@@ -235,6 +279,7 @@ export async function runCompaction(
       before: Number.POSITIVE_INFINITY,
       includeFiles: true,
       toolResultsOnly: true,
+      ...(marks === undefined ? {} : { marks }),
     });
     if (media.records.length > 0) actions.add('tool-result-media');
     report(media.records);
@@ -251,14 +296,39 @@ export async function runCompaction(
       ? undefined
       : // Unknown window on an overflow retry: aim below what was just rejected.
         countTokens(plainRequest(working, state, options)) / options.thresholds.compact);
+  // Standing rules, for the pinned block (collected once, when a request first needs the block).
+  let rules: PinnedRule[] | undefined;
+  const pinnedRules = options.pinnedRules;
+  const extras: DraftExtras = {
+    marks,
+    announce,
+    rules:
+      pinnedRules === false
+        ? undefined
+        : () => {
+            rules ??= collectPinnedRules(originals, { detect: pinnedRules.detect, pin: options.pin });
+            return rules;
+          },
+    pinnedMaxTokens:
+      pinnedRules === false
+        ? 0
+        : (pinnedRules.maxTokens ??
+          Math.min(
+            PINNED_RULES_MAX_TOKENS,
+            Math.max(1, Math.floor((window ?? Number.POSITIVE_INFINITY) * PINNED_RULES_WINDOW_SHARE)),
+          )),
+    countText: (text) => estimator.countText(text),
+  };
+  const makeDraft = (current: CompactionState | undefined, summaryMaxTokens: number | undefined) =>
+    newDraft(working, current, summaryMaxTokens, estimator, options.summaryPlacement, extras);
   if (window === undefined) {
-    return finish(plainRequest(working, state, options), state);
+    return finish(makeDraft(state, undefined), state);
   }
   const budget = requestBudget(window, options);
-  let draft = newDraft(working, state, budget, estimator, options.summaryPlacement);
+  let draft = makeDraft(state, budget.summaryMaxTokens);
   let tokens = countTokens(draft.assemble());
   if (retry === undefined && tokens < budget.compactTokens && !measureOnly) {
-    return finish(draft.assemble(), state);
+    return finish(draft, state);
   }
 
   // Fail fast: when even the smallest request (no history, no summary, the current turn shrunk to
@@ -266,12 +336,14 @@ export async function runCompaction(
   const smallest = draft.with({
     summaries: [],
     note: undefined,
+    pinnedBlock: false,
     history: systemOnly(draft.originalHistory),
     turn: shrinkCurrentTurn(draft.originalTurn, {
       estimator,
       targetTokens: 0,
       keepChars: budget.floorChars,
       floorChars: budget.floorChars,
+      marks,
     }).messages,
   });
   const smallestTokens = countTokens(smallest.assemble());
@@ -300,6 +372,7 @@ export async function runCompaction(
       imagePlaceholders: options.imagePlaceholders,
       supersede: options.supersedeToolResults,
       reduction: budget.reduction,
+      marks,
     });
     reduction = { records: current.offsetRecords(reduced.records), actions: reduced.actions };
     return current.with({ history: reduced.messages });
@@ -307,13 +380,18 @@ export async function runCompaction(
   draft = reduceOlder(draft, retry === undefined ? budget.reductionTargetTokens : target);
   tokens = countTokens(draft.assemble());
   if (measureOnly) return finish(draft.assemble(), state);
-  if (retry === undefined && tokens < budget.compactTokens) return finish(draft.assemble(), state);
+  if (retry === undefined && tokens < budget.compactTokens) return finish(draft, state);
 
   // The current turn alone (with the system prompt) over the budget: a summary of the history could
   // not make room for it, so it is shrunk first, leaving a protected window's worth of history.
   if (retry === undefined) {
     const withoutHistory = rawCount(
-      draft.assemble({ history: systemOnly(draft.history), summaries: [], note: undefined }),
+      draft.assemble({
+        history: systemOnly(draft.history),
+        summaries: [],
+        note: undefined,
+        pinnedBlock: false,
+      }),
     );
     if (withoutHistory >= toRaw(budget.compactTokens)) {
       const historyTokens = estimator.countMessages(draft.history);
@@ -327,13 +405,14 @@ export async function runCompaction(
         ),
         keepChars: budget.reduction === false ? budget.floorChars * 4 : budget.reduction.keepChars,
         floorChars: budget.floorChars,
+        marks,
       });
       turnRecords = draft.offsetRecords(shrunk.records, draft.originalHistory.length);
       draft = draft.with({ turn: shrunk.messages });
       tokens = countTokens(draft.assemble());
       if (tokens < budget.compactTokens) {
         actions.add('shrink-current-turn');
-        return finish(draft.assemble(), state);
+        return finish(draft, state);
       }
     }
   }
@@ -363,7 +442,7 @@ export async function runCompaction(
         state = result.state;
         stateChanged = true;
         draft = reduceOlder(
-          newDraft(working, state, budget, estimator, options.summaryPlacement),
+          makeDraft(state, budget.summaryMaxTokens),
           retry === undefined ? budget.reductionTargetTokens : target,
         );
         tokens = countTokens(draft.assemble());
@@ -383,7 +462,7 @@ export async function runCompaction(
       });
     }
   }
-  if (tokens <= target) return finish(draft.assemble(), state, { stateChanged });
+  if (tokens <= target) return finish(draft, state, { stateChanged });
 
   // 5. Fit: every older tool result, then the oldest history groups, then inside the current turn.
   draft = reduceOlder(draft, target);
@@ -395,6 +474,7 @@ export async function runCompaction(
       countTokens: (list) => estimator.countMessages(list),
       digestMaxTokens: budget.summaryMaxTokens,
       keepLast: false,
+      spanRef: (droppedCount) => marks?.span(draft.coveredCount, draft.coveredCount + droppedCount),
     });
     if (dropped.droppedCount > 0) {
       actions.add('drop-oldest');
@@ -409,7 +489,7 @@ export async function runCompaction(
       });
     }
   }
-  if (tokens <= target) return finish(draft.assemble(), state, { stateChanged });
+  if (tokens <= target) return finish(draft, state, { stateChanged });
 
   // The history is gone; what is left over the target is the current turn (and the summary).
   const shrinkTurn = (current: Draft, floor: boolean) => {
@@ -419,6 +499,7 @@ export async function runCompaction(
       keepChars: budget.reduction === false ? budget.floorChars * 4 : budget.reduction.keepChars,
       floorChars: budget.floorChars,
       floor,
+      marks,
     });
     turnRecords = current.offsetRecords(shrunk.records, current.originalHistory.length);
     return current.with({ turn: shrunk.messages });
@@ -426,31 +507,60 @@ export async function runCompaction(
   draft = shrinkTurn(draft, false);
   tokens = countTokens(draft.assemble());
   if (tokens > target) {
-    // The summary and the note give way before the current turn goes to its floor.
+    // The summary and the note give way before the current turn goes to its floor, then the
+    // pinned block.
     draft = shrinkTurn(draft.with({ summaries: [], note: undefined }), true);
     tokens = countTokens(draft.assemble());
+    if (tokens > target && draft.pinned() !== undefined) {
+      draft = shrinkTurn(draft.with({ pinnedBlock: false }), true);
+      tokens = countTokens(draft.assemble());
+    }
   }
   if (turnRecords.length > 0) actions.add('shrink-current-turn');
   const minimal = draft.summaries.length === 0 && draft.history.every((message) => message.role === 'system');
   if (tokens <= target || (retry !== undefined && tokens <= budget.compactTokens)) {
-    return finish(draft.assemble(), state, { stateChanged, minimal });
+    return finish(draft, state, { stateChanged, minimal });
   }
   throw unfittable(draft, { tokens, budget, overheadTokens, countTokens });
 }
 
-/** A draft request: the summary, the note, the history and the current turn, each replaceable. */
+/** What every draft of a request shares: references, the read-back line, the pinned rules. */
+interface DraftExtras {
+  readonly marks: RecallMarks | undefined;
+  /** Whether the read-back line goes into the request (the model has the tool). */
+  readonly announce: boolean;
+  /** The conversation's standing rules; `undefined` when pinning is off. */
+  readonly rules: (() => PinnedRule[]) | undefined;
+  /** The bound on the pinned block, in tokens. */
+  readonly pinnedMaxTokens: number;
+  readonly countText: (text: string) => number;
+}
+
+/** The parts of a draft that can be replaced. */
+type DraftFields = Pick<Draft, 'summaries' | 'note' | 'history' | 'turn' | 'pinnedBlock'>;
+
+/**
+ * A draft request: the summary, the note, the history, the current turn and the pinned block, each
+ * replaceable.
+ */
 interface Draft {
   readonly layout: ConversationLayout;
   /** `layout.rest`: the history and the current turn as they came in. */
   readonly rest: readonly Message[];
   readonly originalHistory: readonly Message[];
   readonly originalTurn: readonly Message[];
+  /** Conversation messages the state covers (what the summary stands for). */
+  readonly coveredCount: number;
   readonly summaries: readonly string[];
   readonly note: string | undefined;
   readonly history: readonly Message[];
   readonly turn: readonly Message[];
-  assemble(overrides?: Partial<Pick<Draft, 'summaries' | 'note' | 'history' | 'turn'>>): Message[];
-  with(overrides: Partial<Pick<Draft, 'summaries' | 'note' | 'history' | 'turn'>>): Draft;
+  /** Whether the pinned block goes in (when there are rules whose messages are out of the request). */
+  readonly pinnedBlock: boolean;
+  assemble(overrides?: Partial<DraftFields>): Message[];
+  with(overrides: Partial<DraftFields>): Draft;
+  /** The pinned block this draft carries, if any. */
+  pinned(): PinnedBlock | undefined;
   /** Records with indexes into the caller's messages (from indexes into `rest` + `offset`). */
   offsetRecords(records: readonly TruncationRecord[], offset?: number): TruncationRecord[];
 }
@@ -458,31 +568,70 @@ interface Draft {
 function newDraft(
   working: readonly Message[],
   state: CompactionState | undefined,
-  budget: RequestBudget,
+  summaryMaxTokens: number | undefined,
   estimator: Estimator,
   placement: SummaryPlacement,
+  extras: DraftExtras,
 ): Draft {
-  const layout = layoutConversation(working, state?.coveredCount ?? 0);
+  const coveredCount = state?.coveredCount ?? 0;
+  const layout = layoutConversation(working, coveredCount);
   const turnStart = currentTurnStart(layout.rest);
   const restOffset = working.length - layout.rest.length;
-  const make = (fields: Pick<Draft, 'summaries' | 'note' | 'history' | 'turn'>): Draft => ({
+  const originalHistory = layout.rest.slice(0, turnStart);
+  const historyCount = conversationCount(originalHistory);
+  let spanRef: { ref: string | undefined } | undefined;
+  const blocks = new Map<number, PinnedBlock | undefined>();
+  /** The pinned block when the first `outOfView` conversation messages are not in the request. */
+  const blockFor = (outOfView: number): PinnedBlock | undefined => {
+    if (extras.rules === undefined || outOfView <= 0) return undefined;
+    if (!blocks.has(outOfView)) {
+      const carried = extras.rules().filter((rule) => rule.messageNumber < outOfView);
+      blocks.set(
+        outOfView,
+        carried.length === 0
+          ? undefined
+          : pinnedBlock(carried, { maxTokens: extras.pinnedMaxTokens, countText: extras.countText }),
+      );
+    }
+    return blocks.get(outOfView);
+  };
+  const blockOf = (fields: DraftFields) =>
+    fields.pinnedBlock
+      ? blockFor(coveredCount + historyCount - conversationCount(fields.history))
+      : undefined;
+  const make = (fields: DraftFields): Draft => ({
     layout,
     rest: layout.rest,
-    originalHistory: layout.rest.slice(0, turnStart),
+    originalHistory,
     originalTurn: layout.rest.slice(turnStart),
+    coveredCount,
     ...fields,
     assemble(overrides = {}) {
-      const { summaries, note, history, turn } = { ...fields, ...overrides };
+      const current = { ...fields, ...overrides };
+      const { summaries, note, history, turn } = current;
+      if (summaries.length > 0 && coveredCount > 0) {
+        spanRef ??= { ref: extras.marks?.span(0, coveredCount) };
+      }
+      const span =
+        summaries.length > 0 && spanRef?.ref !== undefined ? { ref: spanRef.ref, coveredCount } : undefined;
       return assembleRequest({
         layout,
         summaries,
         placement,
         note,
         rest: [...history, ...turn],
+        extras: {
+          span,
+          pinned: blockOf(current)?.text,
+          announcement: extras.announce ? RECALL_ANNOUNCEMENT : undefined,
+        },
       });
     },
     with(overrides) {
       return make({ ...fields, ...overrides });
+    },
+    pinned() {
+      return blockOf(fields);
     },
     offsetRecords(records, offset = 0) {
       return records.map((record) => ({
@@ -491,12 +640,79 @@ function newDraft(
       }));
     },
   });
+  const summaries = state?.summaries ?? [];
   return make({
-    summaries: boundSummaries(state?.summaries ?? [], budget.summaryMaxTokens, estimator),
+    summaries:
+      summaryMaxTokens === undefined ? summaries : boundSummaries(summaries, summaryMaxTokens, estimator),
     note: undefined,
-    history: layout.rest.slice(0, turnStart),
+    history: originalHistory,
     turn: layout.rest.slice(turnStart),
+    pinnedBlock: true,
   });
+}
+
+/** Conversation (non-system) messages in a list. */
+function conversationCount(messages: readonly Message[]): number {
+  let count = 0;
+  for (const message of messages) if (message.role !== 'system') count++;
+  return count;
+}
+
+/**
+ * The request with the read-back line after its first cut, when neither a summary nor a note carries
+ * it already: appended to the first tool result (or placeholder) that shows a reference. The same
+ * cut gets the same line on every call.
+ */
+function announceAfterFirstCut(messages: Message[]): Message[] {
+  for (const message of messages) {
+    if (typeof message.content === 'string' && message.content.endsWith(RECALL_ANNOUNCEMENT)) return messages;
+  }
+  for (let index = 0; index < messages.length; index++) {
+    const announced = withAnnouncement(messages[index]!);
+    if (announced === undefined) continue;
+    const output = messages.slice();
+    output[index] = announced;
+    return output;
+  }
+  return messages;
+}
+
+const SHOWS_REF = /\[ref=[tis]\.[A-Za-z0-9.-]+(?: offset=\d+)?\]/;
+
+function showsRef(text: string): boolean {
+  return text.includes('[ref=') && SHOWS_REF.test(text);
+}
+
+/** The message with the read-back line after its first reference, or `undefined` when it shows none. */
+function withAnnouncement(message: Message): Message | undefined {
+  if (!Array.isArray(message.content)) return undefined;
+  const line = `\n\n${RECALL_ANNOUNCEMENT}`;
+  for (let index = 0; index < message.content.length; index++) {
+    const part: MessagePart = message.content[index]!;
+    let replaced: MessagePart | undefined;
+    if (part.type === 'text' && /^\[(?:image|file)\b/.test(part.text) && showsRef(part.text)) {
+      replaced = { ...part, text: part.text + line };
+    } else if (part.type === 'tool-result') {
+      if (typeof part.content === 'string') {
+        if (showsRef(part.content)) replaced = { ...part, content: part.content + line };
+      } else if (Array.isArray(part.content)) {
+        const at = part.content.findIndex(
+          (item: ToolResultContentPart) => item?.type === 'text' && showsRef(item.text),
+        );
+        if (at !== -1) {
+          const items = part.content.slice();
+          const item = items[at] as TextPart;
+          items[at] = { ...item, text: item.text + line };
+          replaced = { ...part, content: items };
+        }
+      }
+    }
+    if (replaced === undefined) continue;
+    const content = message.content.slice();
+    content[index] = replaced;
+    return { ...message, content };
+  }
+  return undefined;
 }
 
 /** The request with the state applied and nothing else done (no window to work with). */

@@ -1,3 +1,5 @@
+import type { PinnedRule } from '../pin/collect-pinned-rules';
+import type { RecallEvictionReason } from '../recall/recall-archive';
 import type { TruncationRecord } from '../truncate/truncation-record';
 
 /** The store call that failed: reading the state, writing it, or taking/renewing/releasing the lease. */
@@ -86,6 +88,28 @@ export type CompactionEvent =
       conversationId: string;
       /** The model id, when the adapter knows it. */
       model: string | undefined;
+    }
+  | {
+      /**
+       * A standing rule was left out of the pinned block of this request to keep the block within
+       * `pinnedRules.maxTokens` (the oldest rules leave first). Its message is no longer in the
+       * request either; it can still be read back with `spillway_recall`.
+       */
+      type: 'pinned-rule-evicted';
+      conversationId: string;
+      rule: PinnedRule;
+    }
+  | {
+      /**
+       * An archived original (a tool result capped at storage time) was let go to keep the recall
+       * archive within its bounds; its reference no longer resolves.
+       */
+      type: 'recall-evicted';
+      conversationId: string;
+      ref: string;
+      /** Characters of the original. */
+      chars: number;
+      reason: RecallEvictionReason;
     }
   | {
       type: 'overflow-retry';

@@ -1,14 +1,32 @@
 import type { Message } from '../message/message';
+import { refAnnotation } from '../recall/recall-ref';
 import type { CompactionState } from '../store/compaction-state';
 import { hashMessages } from './hash-messages';
 
 /** Where the summary goes in the request. */
 export type SummaryPlacement = 'system' | 'user';
 
-/** The message that carries the summary into the request (none without summaries). */
+/** What the summary message carries besides the summaries (see {@link summaryMessage}). */
+export interface SummaryExtras {
+  /**
+   * The reference of the messages the summaries stand for, and how many they are: written after
+   * the summaries as `[Summarized: messages 1–{coveredCount} of this conversation] [ref=s.…]`.
+   */
+  span?: { readonly ref: string; readonly coveredCount: number } | undefined;
+  /** The pinned block (standing rules), after the summaries; never given to a summarizer. */
+  pinned?: string | undefined;
+  /** The one line that tells the model about the read-back tool (last). */
+  announcement?: string | undefined;
+}
+
+/**
+ * The message that carries the summary into the request: the summaries, the reference of what
+ * they stand for, the pinned block and the read-back line, each when present (none without any).
+ */
 export function summaryMessage(
   summaries: readonly string[],
   placement: SummaryPlacement,
+  { span, pinned, announcement }: SummaryExtras = {},
 ): Message | undefined {
   const blocks: string[] = [];
   if (summaries.length === 1) {
@@ -22,7 +40,14 @@ export function summaryMessage(
         .join('\n\n')}`,
     );
   }
+  if (summaries.length > 0 && span !== undefined) {
+    blocks.push(
+      `[Summarized: messages 1–${span.coveredCount} of this conversation] ${refAnnotation(span.ref)}`,
+    );
+  }
+  if (pinned !== undefined) blocks.push(pinned);
   if (blocks.length === 0) return undefined;
+  if (announcement !== undefined) blocks.push(announcement);
   return { role: placement, content: blocks.join('\n\n') };
 }
 
@@ -104,17 +129,24 @@ export function assembleRequest({
   placement,
   note,
   rest = layout.rest,
+  extras = {},
 }: {
   layout: ConversationLayout;
   summaries: readonly string[];
   placement: SummaryPlacement;
-  note?: string;
+  note?: string | undefined;
   rest?: readonly Message[];
+  /** The span reference, the pinned block and the read-back line (see {@link summaryMessage}). */
+  extras?: SummaryExtras;
 }): Message[] {
-  const summary = summaryMessage(summaries, placement);
+  const summary = summaryMessage(summaries, placement, extras);
   const head: Message[] = [];
-  if (note !== undefined) head.push({ role: 'user', content: note });
-  else if (needsContinuation(layout, rest, summary)) head.push({ role: 'user', content: CONTINUATION_TEXT });
+  if (note !== undefined) {
+    // Without a summary message, the read-back line goes with the note (what was cut).
+    const announced = summary === undefined && extras.announcement !== undefined;
+    head.push({ role: 'user', content: announced ? `${note}\n\n${extras.announcement}` : note });
+  } else if (needsContinuation(layout, rest, summary))
+    head.push({ role: 'user', content: CONTINUATION_TEXT });
   if (summary === undefined) return [...layout.system, ...head, ...rest];
   return placement === 'system'
     ? [summary, ...layout.system, ...head, ...rest]

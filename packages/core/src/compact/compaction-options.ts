@@ -1,6 +1,8 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import { createEstimator } from '../estimate/create-estimator';
 import type { Estimator } from '../estimate/estimator';
+import type { PinPredicate } from '../pin/collect-pinned-rules';
+import { DEFAULT_RECALL_SECRET } from '../recall/recall-scope';
 import { PROTECTED_WINDOW_RATIO } from '../split/split-messages';
 import { extractiveSummarizer } from '../summarize/extractive-summarizer';
 import { SUMMARY_MAX_TOKENS } from '../summarize/summarize';
@@ -153,6 +155,32 @@ export interface CompactionOptions {
   estimator?: Estimator;
   /** Receives every compaction event. Errors it throws are caught and ignored. */
   onEvent?: CompactionEventHandler;
+  /**
+   * References in every cut: each truncated tool result, placeholder, superseded note, summary and
+   * drop note names what it stands for (`[ref=t.…]`, `[ref=i.…]`, `[ref=s.…]`), so the model can read
+   * the original back with `spillway_recall`. `secret` is mixed into every reference (give the read-
+   * back tool the same one). `false` writes the markers without references.
+   * @default { secret: DEFAULT_RECALL_SECRET }
+   */
+  recall?: { secret?: string } | false;
+  /**
+   * Standing rules the user stated ("never …", "always …", "do not …", "only use …") are kept
+   * verbatim in a pinned block that goes with the summary into every compacted request, outside
+   * anything a summarizer writes; a later "you may now …" updates the rule it is about. The block
+   * holds only rules whose message is no longer in the request, and at most `maxTokens` tokens (the
+   * oldest rules leave first, with a `pinned-rule-evicted` event). `detect: false` pins only what
+   * `pin` pins. `false` turns pinning off.
+   * @default { detect: true, maxTokens: min(1,000, 5% of the window) }
+   */
+  pinnedRules?: { detect?: boolean; maxTokens?: number } | false;
+  /**
+   * Pins or unpins per message: `true` pins the whole text of the message, `false` pins nothing
+   * from it (even what detection would find), `undefined` leaves it to detection. Adapters combine
+   * it with their per-message marker (AI SDK `providerOptions.spillway.pin`, LangChain
+   * `additional_kwargs.spillway_pin`).
+   * @default none
+   */
+  pin?: PinPredicate;
 }
 
 /** {@link CompactionOptions} with every default filled in and checked. */
@@ -179,6 +207,9 @@ export interface ResolvedCompactionOptions {
   supersedeToolResults: boolean;
   estimator: Estimator;
   onEvent: CompactionEventHandler;
+  recall: { secret: string } | false;
+  pinnedRules: { detect: boolean; maxTokens: number | undefined } | false;
+  pin: PinPredicate | undefined;
 }
 
 /**
@@ -208,6 +239,9 @@ export function resolveCompactionOptions({
   supersedeToolResults = true,
   estimator = createEstimator(),
   onEvent,
+  recall = {},
+  pinnedRules = {},
+  pin,
 }: CompactionOptions): ResolvedCompactionOptions {
   if (contextWindow !== undefined) tokenCount('contextWindow', contextWindow);
   if (provider !== undefined && typeof provider !== 'string') {
@@ -295,6 +329,52 @@ export function resolveCompactionOptions({
       ...(keepChars === undefined ? {} : { keepChars }),
     };
   }
+  let resolvedRecall: ResolvedCompactionOptions['recall'] = false;
+  if (recall !== false) {
+    if (typeof recall !== 'object' || recall === null) {
+      throw new InvalidConfigError({
+        option: 'recall',
+        value: recall,
+        message: 'must be { secret? } or false',
+      });
+    }
+    const { secret = DEFAULT_RECALL_SECRET } = recall;
+    if (typeof secret !== 'string' || secret.length === 0) {
+      throw new InvalidConfigError({
+        option: 'recall.secret',
+        value: secret,
+        message: 'must be a non-empty string',
+      });
+    }
+    resolvedRecall = { secret };
+  }
+  let resolvedPinned: ResolvedCompactionOptions['pinnedRules'] = false;
+  if (pinnedRules !== false) {
+    if (typeof pinnedRules !== 'object' || pinnedRules === null) {
+      throw new InvalidConfigError({
+        option: 'pinnedRules',
+        value: pinnedRules,
+        message: 'must be { detect?, maxTokens? } or false',
+      });
+    }
+    const { detect = true, maxTokens } = pinnedRules;
+    if (typeof detect !== 'boolean') {
+      throw new InvalidConfigError({
+        option: 'pinnedRules.detect',
+        value: detect,
+        message: 'must be a boolean',
+      });
+    }
+    if (maxTokens !== undefined) tokenCount('pinnedRules.maxTokens', maxTokens);
+    resolvedPinned = { detect, maxTokens };
+  }
+  if (pin !== undefined && typeof pin !== 'function') {
+    throw new InvalidConfigError({
+      option: 'pin',
+      value: pin,
+      message: 'must be a function (message) => boolean | undefined',
+    });
+  }
   return {
     contextWindow,
     provider,
@@ -318,6 +398,9 @@ export function resolveCompactionOptions({
     supersedeToolResults,
     estimator,
     onEvent: safeHandler(onEvent),
+    recall: resolvedRecall,
+    pinnedRules: resolvedPinned,
+    pin,
   };
 }
 

@@ -94,6 +94,18 @@ export interface PrepareOptions {
   overflowError?: unknown;
   /** Aborts a summarizer running for this request at once (the reason is thrown). */
   abortSignal?: AbortSignal;
+  /**
+   * The conversation as the framework holds it, message for message, before a storage-time cap the
+   * adapter applied itself: references in the request name these originals.
+   * @default messages
+   */
+  originals?: readonly Message[];
+  /**
+   * Whether the model has the read-back tool (`spillway_recall`) in this request; when it does and
+   * something was cut, one line tells it so.
+   * @default false
+   */
+  recallTool?: boolean;
 }
 
 /** What {@link Compactor.prepare} returns. */
@@ -468,6 +480,8 @@ export function createCompactor({
         overflowAttempt,
         overflowError,
         abortSignal,
+        originals,
+        recallTool,
       } = {},
     ) {
       abortSignal?.throwIfAborted();
@@ -513,6 +527,8 @@ export function createCompactor({
               allowSummarize: summarize,
               abortSignal,
               contextWindow: window,
+              ...(originals === undefined ? {} : { originals }),
+              ...(recallTool === undefined ? {} : { recallTool }),
             }),
         });
         abortSignal?.throwIfAborted();

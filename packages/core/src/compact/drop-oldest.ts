@@ -1,4 +1,5 @@
 import type { Message } from '../message/message';
+import { refAnnotation } from '../recall/recall-ref';
 import { groupStarts, safeBoundaries } from '../split/safe-boundaries';
 import { extractiveDigest } from '../summarize/extractive-summarizer';
 
@@ -29,6 +30,13 @@ export interface DropOldestOptions {
    * @default true
    */
   keepLast?: boolean;
+  /**
+   * The reference of the dropped messages, given how many conversation messages (not system
+   * messages) are dropped from the start: written after the marker as `[ref=s.…]` so the model can
+   * read them back with `spillway_recall`.
+   * @default undefined (no reference)
+   */
+  spanRef?: (droppedCount: number) => string | undefined;
 }
 
 /** What {@link dropOldest} returns. */
@@ -44,8 +52,8 @@ export interface DropOldestResult {
 /**
  * Drops the oldest whole message groups (never a tool call without its result, never the last
  * group) until what is left, with a note in place of what was dropped, fits the budget. The note
- * reads `[System: N older messages were truncated due to context limits]` (seed Spacebot), followed
- * by a digest of what they held. Works on a request only: the caller's conversation is not touched.
+ * reads `[System: N older messages were truncated due to context limits]` (seed Spacebot), with the
+ * dropped span's reference after it when `spanRef` gives one, followed by a digest of what they held. Works on a request only: the caller's conversation is not touched.
  */
 export function dropOldest(
   messages: readonly Message[],
@@ -56,6 +64,7 @@ export function dropOldest(
     digestMaxChars = 2000,
     digestMaxTokens = Number.POSITIVE_INFINITY,
     keepLast = true,
+    spanRef,
   }: DropOldestOptions,
 ): DropOldestResult {
   if (countTokens(messages) <= budgetTokens) return { kept: [...messages], droppedCount: 0, note: undefined };
@@ -64,7 +73,7 @@ export function dropOldest(
   // Cutting before the first group drops nothing; try each later group start, oldest first.
   let result: DropOldestResult | undefined;
   for (const start of starts.slice(1)) {
-    result = cut(messages, start, leaveDigest, digestMaxChars, digestMaxTokens);
+    result = cut(messages, start, leaveDigest, digestMaxChars, digestMaxTokens, spanRef);
     if (result.droppedCount === 0) continue;
     const note: Message[] = result.note === undefined ? [] : [{ role: 'user', content: result.note }];
     if (countTokens([...note, ...result.kept]) <= budgetTokens) return result;
@@ -78,10 +87,14 @@ function cut(
   leaveDigest: boolean,
   digestMaxChars: number,
   digestMaxTokens: number,
+  spanRef: DropOldestOptions['spanRef'],
 ): DropOldestResult {
   const dropped = messages.slice(0, start).filter((message) => message.role !== 'system');
   const systemKept = messages.slice(0, start).filter((message) => message.role === 'system');
-  const marker = `[System: ${dropped.length} older message${dropped.length === 1 ? ' was' : 's were'} truncated due to context limits]`;
+  const ref = dropped.length > 0 ? spanRef?.(dropped.length) : undefined;
+  const marker =
+    `[System: ${dropped.length} older message${dropped.length === 1 ? ' was' : 's were'} truncated due to context limits]` +
+    (ref === undefined ? '' : ` ${refAnnotation(ref)}`);
   const note = leaveDigest
     ? `${marker}\n\nA brief digest of what they held:\n${extractiveDigest(dropped, undefined, {
         maxChars: digestMaxChars,

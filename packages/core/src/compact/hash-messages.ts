@@ -39,6 +39,20 @@ export function hashMessages(messages: readonly Message[]): string {
   return hex(hasher.digest());
 }
 
+/**
+ * Hash of a list of strings (16 hex digits), with the same stream hash as the messages: each
+ * string's length, then its code units. `seed` keeps independent uses apart (two seeds give two
+ * independent 64-bit hashes of the same strings). Deterministic across processes and platforms.
+ */
+export function hashStrings(strings: readonly string[], seed = 0): string {
+  const hasher = new Hasher();
+  hasher.word(Tag.List);
+  hasher.word(seed);
+  hasher.word(strings.length);
+  for (const text of strings) hasher.string(text);
+  return hex(hasher.digest());
+}
+
 function digestMessage(message: Message): Digest {
   // A message the conversation memo recognized shares its content's memo with the equal messages
   // of earlier requests (see `recognizeMessages`); any other is memoised by identity.

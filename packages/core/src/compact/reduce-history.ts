@@ -1,5 +1,6 @@
 import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
+import type { RecallMarks } from '../recall/recall-marks';
 import { reduceToolResults } from '../truncate/reduce-tool-results';
 import { replaceImages } from '../truncate/replace-images';
 import { supersedeToolResults } from '../truncate/supersede-tool-results';
@@ -23,6 +24,8 @@ export interface ReduceHistoryOptions {
   imagePlaceholders: boolean;
   supersede: boolean;
   reduction: { readonly minChars: number; readonly keepChars: number } | false;
+  /** References to write next to each cut (see `RecallMarks`). */
+  marks?: RecallMarks | undefined;
 }
 
 /** What {@link reduceHistory} returns. */
@@ -43,7 +46,16 @@ export interface ReduceHistoryResult {
  */
 export function reduceHistory(
   history: readonly Message[],
-  { estimator, targetTokens, gridTurns, turn, imagePlaceholders, supersede, reduction }: ReduceHistoryOptions,
+  {
+    estimator,
+    targetTokens,
+    gridTurns,
+    turn,
+    imagePlaceholders,
+    supersede,
+    reduction,
+    marks,
+  }: ReduceHistoryOptions,
 ): ReduceHistoryResult {
   const end = history.length;
   if (end === 0 || estimator.countMessages(history) <= targetTokens) {
@@ -59,9 +71,13 @@ export function reduceHistory(
     return result.messages;
   };
   let reduced = history.slice();
-  if (imagePlaceholders) reduced = apply('replace-images', replaceImages(reduced, { before: end }));
+  if (imagePlaceholders)
+    reduced = apply('replace-images', replaceImages(reduced, { before: end, ...(marks ? { marks } : {}) }));
   if (supersede) {
-    const withTurn = supersedeToolResults([...reduced, ...turn], { before: end });
+    const withTurn = supersedeToolResults([...reduced, ...turn], {
+      before: end,
+      ...(marks ? { marks } : {}),
+    });
     reduced = apply('supersede-tool-results', {
       messages: withTurn.messages.slice(0, reduced.length),
       records: withTurn.records,
@@ -76,6 +92,7 @@ export function reduceHistory(
         minChars: reduction.minChars,
         keepChars: reduction.keepChars,
         before: end,
+        ...(marks ? { marks } : {}),
       }),
     );
   }

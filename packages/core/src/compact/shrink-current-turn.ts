@@ -1,5 +1,6 @@
 import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
+import type { RecallMarks } from '../recall/recall-marks';
 import { reduceToolResults } from '../truncate/reduce-tool-results';
 import { replaceImages } from '../truncate/replace-images';
 import type { TruncationRecord } from '../truncate/truncation-record';
@@ -27,7 +28,16 @@ export function shrinkCurrentTurn(
     keepChars,
     floorChars,
     floor = true,
-  }: { estimator: Estimator; targetTokens: number; keepChars: number; floorChars: number; floor?: boolean },
+    marks,
+  }: {
+    estimator: Estimator;
+    targetTokens: number;
+    keepChars: number;
+    floorChars: number;
+    floor?: boolean;
+    /** References to write next to each cut (see `RecallMarks`). */
+    marks?: RecallMarks | undefined;
+  },
 ): ShrinkCurrentTurnResult {
   let messages = turn.slice();
   const records: TruncationRecord[] = [];
@@ -39,6 +49,7 @@ export function shrinkCurrentTurn(
       targetTokens,
       minChars: chars,
       keepChars: chars,
+      ...(marks ? { marks } : {}),
     });
     messages = reduced.messages;
     tokenCount = reduced.tokenCount;
@@ -46,7 +57,7 @@ export function shrinkCurrentTurn(
   };
   reduce(keepChars);
   for (let before = 1; before <= messages.length && tokenCount > targetTokens; before++) {
-    const replaced = replaceImages(messages, { before });
+    const replaced = replaceImages(messages, { before, ...(marks ? { marks } : {}) });
     if (replaced.records.length === 0) continue;
     messages = replaced.messages;
     tokenCount = estimator.countMessages(messages);

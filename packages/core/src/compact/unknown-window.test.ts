@@ -124,7 +124,12 @@ describe('createCompactor: counting what the provider really sends', () => {
     expect(result.actions).toContain('tool-result-media');
     const tool = result.messages[2]!.content as unknown as { content: unknown }[];
     expect(tool[0]!.content).toEqual([
-      { type: 'text', text: 'Screenshot of /checkout\n[image: image/png, 1280x800, 59 KB]' },
+      {
+        type: 'text',
+        text: expect.stringMatching(
+          /^Screenshot of \/checkout\n\[image: image\/png, 1280x800, 59 KB\] \[ref=i\.[A-Za-z0-9]{12}\]$/,
+        ),
+      },
     ]);
     const native = await compactor.prepare(screenshotTurn(), { provider: 'anthropic.messages' });
     expect(native.actions).not.toContain('tool-result-media');

@@ -1,4 +1,5 @@
-import type { Message, MessagePart } from '../message/message';
+import type { Message, MessagePart, ToolResultPart } from '../message/message';
+import type { RecallMarks } from '../recall/recall-marks';
 import { isCharacterLimit } from './is-character-limit';
 import { limitToolResultText } from './limit-tool-result-text';
 import { replaceParts } from './replace-parts';
@@ -27,6 +28,12 @@ export interface CapToolResultsOptions {
    * @default 'head'
    */
   mode?: TruncateMode;
+  /**
+   * Writes a reference to the original next to each cut (`[ref=t.… offset=…]`), so the model can
+   * read the rest back with `spillway_recall`.
+   * @default undefined (markers without references)
+   */
+  marks?: RecallMarks;
 }
 
 /**
@@ -40,15 +47,17 @@ export interface CapToolResultsOptions {
  */
 export function capToolResults(
   messages: readonly Message[],
-  { maxChars = TOOL_RESULT_MAX_CHARS, limits = {}, mode = 'head' }: CapToolResultsOptions = {},
+  { maxChars = TOOL_RESULT_MAX_CHARS, limits = {}, mode = 'head', marks }: CapToolResultsOptions = {},
 ): TruncationResult {
   const defaultLimit = isCharacterLimit(maxChars) ? maxChars : TOOL_RESULT_MAX_CHARS;
   const limitFor = (toolName: string): number => {
     const limit = limits != null && Object.hasOwn(limits, toolName) ? limits[toolName] : undefined;
     return isCharacterLimit(limit) ? limit : defaultLimit;
   };
-  const truncate = (text: string, chars: number): string =>
-    truncateToolResult(text, { maxChars: chars, mode });
+  const truncateFor =
+    (part: ToolResultPart) =>
+    (text: string, chars: number, textIndex: number): string =>
+      truncateToolResult(text, { maxChars: chars, mode, ref: marks?.toolResult(part, textIndex) });
 
   const records: TruncationRecord[] = [];
   const output = messages.map((message, messageIndex) => {
@@ -57,7 +66,7 @@ export function capToolResults(
     let replacements: Map<number, MessagePart> | undefined;
     message.content.forEach((part, partIndex) => {
       if (part?.type !== 'tool-result') return;
-      const limited = limitToolResultText(part, limitFor(part.toolName), truncate);
+      const limited = limitToolResultText(part, limitFor(part.toolName), truncateFor(part));
       if (limited === part) return;
       replacements ??= new Map();
       replacements.set(partIndex, limited);

@@ -2,7 +2,8 @@ import type { TextPart, ToolResultContentPart, ToolResultPart } from '../message
 import { shareBudget } from './share-budget';
 
 /**
- * Shortens the text of a tool result to at most `maxChars` characters with `truncate`. String
+ * Shortens the text of a tool result to at most `maxChars` characters with `truncate` (given each
+ * text, its budget, and its index among the result's text parts, which is how references name it). String
  * content is truncated directly; text parts in a part list share the budget (short parts stay whole,
  * long ones give up the most), and all other parts are kept as they are (same objects).
  *
@@ -12,12 +13,12 @@ import { shareBudget } from './share-budget';
 export function limitToolResultText(
   result: ToolResultPart,
   maxChars: number,
-  truncate: (text: string, maxChars: number) => string,
+  truncate: (text: string, maxChars: number, textIndex: number) => string,
 ): ToolResultPart {
   const { content } = result;
   if (typeof content === 'string') {
     if (content.length <= maxChars) return result;
-    const shortened = truncate(content, maxChars);
+    const shortened = truncate(content, maxChars, 0);
     return shortened === content ? result : { ...result, content: shortened };
   }
   if (!Array.isArray(content)) return result;
@@ -35,7 +36,7 @@ export function limitToolResultText(
   textIndexes.forEach((partIndex, rank) => {
     const part = content[partIndex] as TextPart;
     if (caps[rank]! >= part.text.length) return;
-    const shortened = truncate(part.text, caps[rank]!);
+    const shortened = truncate(part.text, caps[rank]!, rank);
     if (shortened === part.text) return;
     parts ??= content.slice();
     parts[partIndex] = { ...part, text: shortened };

@@ -1,6 +1,7 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
+import type { RecallMarks } from '../recall/recall-marks';
 import { isCharacterLimit } from './is-character-limit';
 import { limitToolResultText } from './limit-tool-result-text';
 import { replaceParts } from './replace-parts';
@@ -41,6 +42,11 @@ export interface ReduceToolResultsOptions {
    * @default Infinity
    */
   before?: number;
+  /**
+   * Writes a reference to the original next to each cut (`[ref=t.… offset=…]`).
+   * @default undefined (markers without references)
+   */
+  marks?: RecallMarks;
 }
 
 /** What {@link reduceToolResults} returns. */
@@ -74,6 +80,7 @@ export function reduceToolResults(
     keepChars = 2_000,
     headRatio = 0.5,
     before = Number.POSITIVE_INFINITY,
+    marks,
   }: ReduceToolResultsOptions,
 ): ReduceToolResultsResult {
   if (
@@ -118,8 +125,6 @@ export function reduceToolResults(
   const output = messages.slice();
   const records: TruncationRecord[] = [];
   let tokenCount = estimator.countMessages(messages);
-  const truncate = (text: string, chars: number): string =>
-    truncateText(text, { maxChars: chars, mode: 'head-tail', headRatio });
   const end = Math.min(before, messages.length);
 
   for (let messageIndex = 0; messageIndex < end && tokenCount > targetTokens; messageIndex++) {
@@ -130,7 +135,15 @@ export function reduceToolResults(
       if (part?.type !== 'tool-result') continue;
       const charsBefore = toolResultTextLength(part);
       if (charsBefore <= minChars) continue;
-      const reduced = limitToolResultText(part, keepChars, truncate);
+      const reduced = limitToolResultText(part, keepChars, (text, chars, textIndex) => {
+        const ref = marks?.toolResult(part, textIndex);
+        return truncateText(text, {
+          maxChars: chars,
+          mode: 'head-tail',
+          headRatio,
+          ...(ref === undefined ? {} : { ref }),
+        });
+      });
       if (reduced === part) continue;
       const current = output[messageIndex]!;
       const next = replaceParts(current, new Map([[partIndex, reduced]]));

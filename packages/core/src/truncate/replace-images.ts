@@ -8,6 +8,8 @@ import type {
   ToolResultContentPart,
   ToolResultPart,
 } from '../message/message';
+import type { RecallMarks } from '../recall/recall-marks';
+import { refAnnotation } from '../recall/recall-ref';
 import { imagePlaceholder } from './image-placeholder';
 import { replaceParts } from './replace-parts';
 import type { TruncationRecord } from './truncation-record';
@@ -32,6 +34,12 @@ export interface ReplaceImagesOptions {
    * @default false
    */
   toolResultsOnly?: boolean;
+  /**
+   * Writes a reference to the original after each placeholder (`[image: shot.png, 1280x800] [ref=i.…]`),
+   * so the model can get it back with `spillway_recall`.
+   * @default undefined (placeholders without references)
+   */
+  marks?: RecallMarks;
 }
 
 /**
@@ -49,7 +57,7 @@ export interface ReplaceImagesOptions {
  */
 export function replaceImages(
   messages: readonly Message[],
-  { before, includeFiles = false, toolResultsOnly = false }: ReplaceImagesOptions,
+  { before, includeFiles = false, toolResultsOnly = false, marks }: ReplaceImagesOptions,
 ): TruncationResult {
   if (typeof before !== 'number' || Number.isNaN(before)) {
     throw new InvalidConfigError({
@@ -68,11 +76,11 @@ export function replaceImages(
     const replacements = new Map<number, MessagePart>();
     message.content.forEach((part, partIndex) => {
       if (!toolResultsOnly && isReplaced(part)) {
-        const placeholder = placeholderPart(part);
+        const placeholder = placeholderPart(part, marks);
         replacements.set(partIndex, placeholder);
         records.push(imageRecord(part, placeholder, messageIndex));
       } else if (part?.type === 'tool-result' && Array.isArray(part.content)) {
-        const replaced = replaceInToolResult(part, isReplaced, messageIndex, records);
+        const replaced = replaceInToolResult(part, isReplaced, messageIndex, records, marks);
         if (replaced !== part) replacements.set(partIndex, replaced);
       }
     });
@@ -86,12 +94,13 @@ function replaceInToolResult(
   isReplaced: (part: ToolResultContentPart | undefined) => part is ImagePart | FilePart,
   messageIndex: number,
   records: TruncationRecord[],
+  marks: RecallMarks | undefined,
 ): ToolResultPart {
   const content = result.content as readonly ToolResultContentPart[];
   let parts: ToolResultContentPart[] | undefined;
   content.forEach((part, partIndex) => {
     if (!isReplaced(part)) return;
-    const placeholder = placeholderPart(part);
+    const placeholder = placeholderPart(part, marks);
     parts ??= content.slice();
     parts[partIndex] = placeholder;
     records.push({
@@ -108,8 +117,10 @@ function replaceInToolResult(
   return { ...result, content: parts };
 }
 
-function placeholderPart(part: ImagePart | FilePart): TextPart {
-  return { type: 'text', text: imagePlaceholder(part) };
+function placeholderPart(part: ImagePart | FilePart, marks: RecallMarks | undefined): TextPart {
+  const ref = marks?.image(part);
+  const placeholder = imagePlaceholder(part);
+  return { type: 'text', text: ref === undefined ? placeholder : `${placeholder} ${refAnnotation(ref)}` };
 }
 
 function imageRecord(

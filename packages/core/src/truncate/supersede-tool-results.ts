@@ -1,5 +1,7 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '../message/message';
+import type { RecallMarks } from '../recall/recall-marks';
+import { refAnnotation } from '../recall/recall-ref';
 import { canonicalJson } from './canonical-json';
 import { replaceParts } from './replace-parts';
 import type { TruncationRecord } from './truncation-record';
@@ -38,6 +40,12 @@ export interface SupersedeToolResultsOptions {
    * @default true
    */
   dedupe?: boolean;
+  /**
+   * Writes a reference to the replaced result after each note (`[ref=t.…]`: its first text), so the
+   * model can read it back with `spillway_recall`.
+   * @default undefined (notes without references)
+   */
+  marks?: RecallMarks;
 }
 
 /** Tool results smaller than this (in characters) are not worth replacing with a note. */
@@ -72,6 +80,7 @@ export function supersedeToolResults(
     before = Number.POSITIVE_INFINITY,
     supersede = true,
     dedupe = true,
+    marks,
   }: SupersedeToolResultsOptions = {},
 ): TruncationResult {
   if (typeof minChars !== 'number' || Number.isNaN(minChars)) {
@@ -132,6 +141,8 @@ export function supersedeToolResults(
       note = `[duplicate: identical to the earlier ${result.toolName} result of call ${duplicateOf.get(rank)}]`;
     }
     if (kind !== undefined && note !== undefined) {
+      const ref = marks === undefined || !hasText(result) ? undefined : marks.toolResult(result, 0);
+      if (ref !== undefined) note = `${note} ${refAnnotation(ref)}`;
       const replaced: ToolResultPart = {
         ...result,
         content: typeof result.content === 'string' ? note : [{ type: 'text', text: note }],
@@ -184,6 +195,11 @@ function dedupeText(result: ToolResultPart): string | undefined {
     texts.push(part.text);
   }
   return texts.join('\u0000');
+}
+
+function hasText(result: ToolResultPart): boolean {
+  if (typeof result.content === 'string') return true;
+  return Array.isArray(result.content) && result.content.some((part) => part?.type === 'text');
 }
 
 /** Text characters + inline data length + opaque text: what replacing the content saves. */

@@ -1,4 +1,5 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
+import { refAnnotation } from '../recall/recall-ref';
 import { headEnd, headTailCut, safeEnd } from './cut-points';
 
 /**
@@ -36,6 +37,14 @@ export interface TruncateTextOptions {
    * @default 200
    */
   lineWindow?: number;
+  /**
+   * A reference to the original (see `spillway_recall`): when given, the marker is followed by
+   * `[ref={ref} offset={n}]`, where `n` is the character of the original at which the cut begins
+   * (head mode: on the line after the marker; head-tail mode: after the marker's blank line,
+   * followed by another). The seed's marker text stays as it is, and the whole still fits `maxChars`.
+   * @default undefined (no reference)
+   */
+  ref?: string;
 }
 
 /**
@@ -55,7 +64,7 @@ export interface TruncateTextOptions {
  */
 export function truncateText(
   text: string,
-  { maxChars, mode = 'head-tail', headRatio = 0.5, lineWindow = 200 }: TruncateTextOptions,
+  { maxChars, mode = 'head-tail', headRatio = 0.5, lineWindow = 200, ref }: TruncateTextOptions,
 ): string {
   if (typeof text !== 'string') {
     throw new TypeError(`truncateText expects a string, got ${text === null ? 'null' : typeof text}`);
@@ -89,6 +98,10 @@ export function truncateText(
     });
   }
 
+  if (ref !== undefined && typeof ref !== 'string') {
+    throw new InvalidConfigError({ option: 'ref', value: ref, message: 'expected a string' });
+  }
+
   if (maxChars <= 0) return '';
   const total = text.length;
   if (total <= maxChars) return text;
@@ -97,20 +110,29 @@ export function truncateText(
   // budget assumes the longest numbers possible; a second one, the numbers of the first; the
   // second is used when the result fits (nearly always), so the output uses all of `maxChars`.
   if (mode === 'head') {
-    const safeBudget = maxChars - headMarker(maxChars, total).length;
+    const marker = (kept: number) =>
+      headMarker(kept, total) + (ref === undefined ? '' : `\n${refAnnotation(ref, kept)}`);
+    const safeBudget = maxChars - marker(maxChars).length;
     if (safeBudget < 1) return text.slice(0, safeEnd(text, maxChars));
-    let end = headEnd(text, maxChars - headMarker(safeBudget, total).length, lineWindow);
-    if (end + headMarker(end, total).length > maxChars) end = headEnd(text, safeBudget, lineWindow);
-    return text.slice(0, end) + headMarker(end, total);
+    let end = headEnd(text, maxChars - marker(safeBudget).length, lineWindow);
+    if (end + marker(end).length > maxChars) end = headEnd(text, safeBudget, lineWindow);
+    return text.slice(0, end) + marker(end);
   }
 
-  const safeAvailable = maxChars - headTailMarker(total).length;
+  const marker = (removed: number, offset: number) =>
+    headTailMarker(removed) + (ref === undefined ? '' : `${refAnnotation(ref, offset)}\n\n`);
+  const safeAvailable = maxChars - marker(total, total).length;
   if (safeAvailable < 1) return text.slice(0, safeEnd(text, maxChars));
-  let cut = headTailCut(text, maxChars - headTailMarker(total - safeAvailable).length, headRatio, lineWindow);
-  if (cut.end + (total - cut.start) + headTailMarker(cut.start - cut.end).length > maxChars) {
+  let cut = headTailCut(
+    text,
+    maxChars - marker(total - safeAvailable, safeAvailable).length,
+    headRatio,
+    lineWindow,
+  );
+  if (cut.end + (total - cut.start) + marker(cut.start - cut.end, cut.end).length > maxChars) {
     cut = headTailCut(text, safeAvailable, headRatio, lineWindow);
   }
-  return text.slice(0, cut.end) + headTailMarker(cut.start - cut.end) + text.slice(cut.start);
+  return text.slice(0, cut.end) + marker(cut.start - cut.end, cut.end) + text.slice(cut.start);
 }
 
 /** The marker of head mode (seed FEAT-011, exact). */

@@ -18,6 +18,11 @@ export interface TruncateToolResultOptions {
    * @default 'head'
    */
   mode?: TruncateMode;
+  /**
+   * A reference to the original, written after the marker (see `truncateText`).
+   * @default undefined
+   */
+  ref?: string;
 }
 
 /**
@@ -32,10 +37,11 @@ export function truncateToolResult(text: string, options: TruncateToolResultOpti
   if (typeof text !== 'string') return text;
   try {
     // Destructured here rather than in the signature so that even `null` options cannot throw.
-    const { maxChars = TOOL_RESULT_MAX_CHARS, mode = 'head' }: TruncateToolResultOptions = options ?? {};
+    const { maxChars = TOOL_RESULT_MAX_CHARS, mode = 'head', ref }: TruncateToolResultOptions = options ?? {};
     return truncateText(text, {
       maxChars: isCharacterLimit(maxChars) ? maxChars : TOOL_RESULT_MAX_CHARS,
       mode: mode === 'head-tail' ? 'head-tail' : 'head',
+      ...(typeof ref === 'string' ? { ref } : {}),
     });
   } catch {
     // Unreachable with the checks above; the promise is that storage never fails because of us.

@@ -1,0 +1,81 @@
+import type { FilePart, ImagePart, Message, ToolResultPart } from '../message/message';
+import { conversationMessages, imageFingerprint, spanFingerprint, toolResultTexts } from './recall-material';
+import type { RecallScope } from './recall-scope';
+
+/**
+ * What the truncation stages ask when they cut something: the reference to write next to the cut.
+ * `undefined` (or no marks at all) writes the marker without one.
+ */
+export interface RecallMarks {
+  /** The reference of text part `textIndex` (counted among the result's text parts) of a tool result. */
+  toolResult(result: ToolResultPart, textIndex: number): string | undefined;
+  /** The reference of an image or file that becomes a placeholder. */
+  image(part: ImagePart | FilePart): string | undefined;
+  /** The reference of conversation messages `from`..`to` (exclusive; system messages not counted). */
+  span(from: number, to: number): string | undefined;
+}
+
+/** Options of {@link createRecallMarks}. */
+export interface CreateRecallMarksOptions {
+  scope: RecallScope;
+  /**
+   * The conversation as the framework holds it, before any storage-time cap: references name the
+   * originals, which is what the read-back tool finds.
+   */
+  originals: readonly Message[];
+}
+
+/**
+ * The marks of one request: tool results are named by their original text (found by tool-call id
+ * in `originals`, so a result already capped still gets the reference of its full text), images
+ * by their content, spans by the original messages they cover. Lazy: nothing is read or hashed
+ * until a cut asks.
+ */
+export function createRecallMarks({ scope, originals }: CreateRecallMarksOptions): RecallMarks {
+  let results: Map<string, ToolResultPart[]> | undefined;
+  let conversation: Message[] | undefined;
+  const refs = new Map<string, string>();
+  const originalsOf = (toolCallId: string) => {
+    if (results === undefined) {
+      results = new Map();
+      for (const message of originals) {
+        if (message == null || !Array.isArray(message.content)) continue;
+        for (const part of message.content) {
+          if (part?.type !== 'tool-result') continue;
+          const list = results.get(part.toolCallId);
+          if (list === undefined) results.set(part.toolCallId, [part]);
+          else list.push(part);
+        }
+      }
+    }
+    return results.get(toolCallId) ?? [];
+  };
+  return {
+    toolResult(result, textIndex) {
+      const current = toolResultTexts(result)[textIndex];
+      const candidates = originalsOf(result.toolCallId);
+      // Of several results under one id (rare), the one whose text this is (or begins like).
+      const head = current?.slice(0, 200) ?? '';
+      const original =
+        candidates.find((candidate) => toolResultTexts(candidate)[textIndex]?.startsWith(head)) ??
+        candidates[0];
+      const text = (original === undefined ? undefined : toolResultTexts(original)[textIndex]) ?? current;
+      if (text === undefined) return undefined;
+      const key = `${result.toolCallId}\u0000${textIndex}\u0000${text.length}\u0000${head}`;
+      let ref = refs.get(key);
+      if (ref === undefined) {
+        ref = scope.toolResultRef(result.toolCallId, textIndex, text);
+        refs.set(key, ref);
+      }
+      return ref;
+    },
+    image(part) {
+      return scope.imageRef(imageFingerprint(part));
+    },
+    span(from, to) {
+      conversation ??= conversationMessages(originals);
+      if (!(from >= 0 && from < to && to <= conversation.length)) return undefined;
+      return scope.spanRef(from, to, spanFingerprint(conversation, from, to));
+    },
+  };
+}
