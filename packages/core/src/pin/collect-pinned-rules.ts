@@ -1,4 +1,4 @@
-import { contentKey } from '../message/content-key';
+import { contentMemo } from '../message/content-memo';
 import type { Message } from '../message/message';
 import { messageText } from '../message/message-parts';
 import { type DetectedRules, detectRules, topicOverlap, topicWords } from './detect-rules';
@@ -107,7 +107,7 @@ export function collectPinnedRules(
 }
 
 function detectedIn(message: Message): DetectedRules {
-  const key = contentKey(message);
+  const key: object = contentMemo(message) ?? message;
   let found = detected.get(key);
   if (found === undefined) {
     found = detectRules(messageText(message));

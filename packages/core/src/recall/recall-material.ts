@@ -1,5 +1,5 @@
 import { parseDataUrl } from '../estimate/decode-base64';
-import { contentKey } from '../message/content-key';
+import { contentMemo } from '../message/content-memo';
 import type { FilePart, ImagePart, Message, MessagePart, ToolResultPart } from '../message/message';
 import { canonicalJson } from '../truncate/canonical-json';
 import { imagePlaceholder } from '../truncate/image-placeholder';
@@ -132,10 +132,10 @@ const messageFingerprints = new WeakMap<object, string>();
 
 /**
  * A fingerprint of a message's material (role and every part, images by their content), the same
- * for a message converted from any of a framework's shapes. Memoised by content (see `contentKey`).
+ * for a message converted from any of a framework's shapes. Memoised by content (see `contentMemo`).
  */
 export function messageFingerprint(message: Message): string {
-  const key = contentKey(message);
+  const key: object = contentMemo(message) ?? message;
   const known = messageFingerprints.get(key);
   if (known !== undefined) return known;
   const fingerprint = textFingerprint(
