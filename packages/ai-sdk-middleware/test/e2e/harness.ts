@@ -119,7 +119,8 @@ export function expectTurnIntact(
       // The marker names the original (`[ref=… offset=…]`, issue 16): the offset is where the cut begins.
       const annotation = /^\s*\[ref=\S+ offset=(\d+)\]/.exec(marked);
       const tail = annotation === null ? marked : marked.slice(annotation[0].length);
-      if (annotation !== null) expect(call.result.slice(0, Number(annotation[1])).trimEnd()).toBe(head.trimEnd());
+      if (annotation !== null)
+        expect(call.result.slice(0, Number(annotation[1])).trimEnd()).toBe(head.trimEnd());
       expect(call.result.startsWith(head.trimEnd())).toBe(true);
       expect(call.result.endsWith(tail.trimStart())).toBe(true);
       expect(result.text.length).toBeLessThan(call.result.length);
