@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { conversationArbitrary, deepFreeze, expectMessageInvariants } from '../../test/truncate-helpers';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message, ToolResultContentPart, ToolResultPart } from '../message/message';
+import { createToolMapping } from '../structure/create-tool-mapping';
 import { supersedeToolResults } from './supersede-tool-results';
 
 interface Step {
@@ -49,7 +50,7 @@ describe('supersedeToolResults', () => {
       { id: 'c2', input: { path: 'b.ts' }, content: fileA1.replace('a', 'b') },
       { id: 'c3', input: { encoding: 'utf8', path: 'a.ts' }, content: fileA2 }, // same input, other key order
     ]);
-    const { messages: output, records } = supersedeToolResults(messages);
+    const { messages: output, records } = supersedeToolResults(messages, { toolMapping: false });
     const note =
       '[superseded: read_file was called again with the same arguments later; see the newer result]';
     expect(resultAt(output, 2).content).toBe(note);
@@ -102,6 +103,7 @@ describe('supersedeToolResults', () => {
       { id: 'c3', input: { path: 'a.ts', lines: [1, 80] }, content: fileA2 },
     ]);
     const { messages: output, records } = supersedeToolResults(messages, {
+      toolMapping: false,
       targetKey: (call) => (call.input as { path?: string }).path,
     });
     expect(records.map((record) => [record.kind, record.toolCallId])).toEqual([['superseded', 'c1']]);
@@ -150,7 +152,7 @@ describe('supersedeToolResults', () => {
       { id: 'c1', input: { path: 'a.ts' }, content: parts },
       { id: 'c2', input: { path: 'a.ts' }, content: fileA2 },
     ]);
-    const { messages: output } = supersedeToolResults(messages);
+    const { messages: output } = supersedeToolResults(messages, { toolMapping: false });
     expect(resultAt(output, 2).content).toEqual([
       {
         type: 'text',
@@ -189,8 +191,15 @@ describe('supersedeToolResults', () => {
       { id: 'c3', input: { n: 10n }, content: `${fileA1}3` },
       { id: 'c4', input: { n: 10n }, content: `${fileA1}4` },
     ]);
-    expect(supersedeToolResults(messages).records.map((record) => record.toolCallId)).toEqual(['c3']);
+    expect(
+      supersedeToolResults(messages, { toolMapping: false }).records.map((record) => record.toolCallId),
+    ).toEqual(['c3']);
+    // The mapping reads the path of a cyclic input all the same.
+    expect(supersedeToolResults(messages).records.map((record) => record.toolCallId)).toEqual(['c1', 'c3']);
     const throwing = supersedeToolResults(messages, {
+      toolMapping: () => {
+        throw new Error('boom');
+      },
       targetKey: () => {
         throw new Error('boom');
       },
@@ -215,5 +224,194 @@ describe('supersedeToolResults', () => {
       { numRuns: 300 },
     );
     expect(touched).toBeGreaterThan(20);
+  });
+
+  describe('by what calls do to files (the default tool mapping)', () => {
+    const big = (label: string) => `${label}\n${'line of content\n'.repeat(40)}`;
+    const contentOf = (output: readonly Message[], id: string) => {
+      for (const message of output) {
+        if (typeof message.content === 'string') continue;
+        for (const part of message.content) {
+          if (part.type === 'tool-result' && part.toolCallId === id) return part.content;
+        }
+      }
+      throw new Error(`no result ${id}`);
+    };
+
+    it('makes a read stale by a later edit of the same path, and names the edit', () => {
+      const messages = conversation([
+        { id: 'r1', tool: 'read_file', input: { path: './src/a.ts' }, content: big('a v1') },
+        {
+          id: 'e1',
+          tool: 'edit_file',
+          input: { path: 'src/a.ts', old_string: 'v1', new_string: 'v2' },
+          content: 'ok',
+        },
+        { id: 'r2', tool: 'read_file', input: { path: 'src/b.ts' }, content: big('b') },
+      ]);
+      const { messages: output, records } = supersedeToolResults(messages);
+      expect(contentOf(output, 'r1')).toBe(
+        '[superseded: read_file of src/a.ts is stale — edit_file changed it later (call e1); read it again if you need its current content]',
+      );
+      expect(records.map((record) => record.toolCallId)).toEqual(['r1']);
+      expect(output[3]).toBe(messages[3]); // the edit's call (its input) is never rewritten
+      expect(output[6]).toBe(messages[6]);
+    });
+
+    it("replaces an earlier write's result, never the write's input", () => {
+      const messages = conversation([
+        {
+          id: 'w1',
+          tool: 'Write',
+          input: { file_path: 'a.ts', content: big('first') },
+          content: big('wrote a.ts'),
+        },
+        {
+          id: 'w2',
+          tool: 'Write',
+          input: { file_path: 'a.ts', content: big('second') },
+          content: big('wrote a.ts'),
+        },
+      ]);
+      const { messages: output } = supersedeToolResults(messages);
+      expect(contentOf(output, 'w1')).toBe(
+        '[superseded: Write of a.ts — Write wrote it again later (call w2)]',
+      );
+      expect(output[1]).toBe(messages[1]);
+      expect(output[3]).toBe(messages[3]);
+      expect(output[4]).toBe(messages[4]);
+    });
+
+    it('makes a listing stale when a file is created or deleted in it, not when one is edited', () => {
+      const listing = big('a.ts\nb.ts');
+      const edited = conversation([
+        { id: 'l1', tool: 'list_directory', input: { path: 'src' }, content: listing },
+        { id: 'e1', tool: 'str_replace', input: { path: 'src/a.ts' }, content: 'ok' },
+      ]);
+      expect(supersedeToolResults(edited).records).toEqual([]);
+      const created = conversation([
+        { id: 'l1', tool: 'list_directory', input: { path: 'src' }, content: listing },
+        { id: 'l2', tool: 'directory_tree', input: { path: '.' }, content: listing.replace('a', 'x') },
+        { id: 'w1', tool: 'write_file', input: { path: 'src/lib/c.ts' }, content: 'ok' },
+      ]);
+      const { messages: output, records } = supersedeToolResults(created);
+      // src/lib/c.ts is not a direct child of src: only the recursive tree is stale.
+      expect(records.map((record) => record.toolCallId)).toEqual(['l2']);
+      expect(contentOf(output, 'l2')).toBe(
+        '[superseded: directory_tree of . is stale — write_file wrote src/lib/c.ts later (call w1); list it again if you need it]',
+      );
+      const removed = conversation([
+        { id: 'l1', tool: 'Bash', input: { command: 'ls src' }, content: listing },
+        { id: 'd1', tool: 'Bash', input: { command: 'rm src/b.ts' }, content: '' },
+      ]);
+      expect(supersedeToolResults(removed).records.map((record) => record.toolCallId)).toEqual(['l1']);
+    });
+
+    it('keeps partial reads of other ranges, and supersedes any read by a later full read', () => {
+      const messages = conversation([
+        { id: 'p1', tool: 'Read', input: { file_path: 'a.ts', offset: 1, limit: 40 }, content: big('head') },
+        {
+          id: 'p2',
+          tool: 'Read',
+          input: { file_path: 'a.ts', offset: 41, limit: 40 },
+          content: big('middle'),
+        },
+      ]);
+      expect(supersedeToolResults(messages).records).toEqual([]);
+      const full = conversation([
+        { id: 'p1', tool: 'Read', input: { file_path: 'a.ts', offset: 1, limit: 40 }, content: big('head') },
+        { id: 'r1', tool: 'Bash', input: { command: 'cat a.ts' }, content: big('all') },
+      ]);
+      const { messages: output } = supersedeToolResults(full);
+      expect(contentOf(output, 'p1')).toBe(
+        '[superseded: Read of a.ts — it was read again later (call r1); see the newer result]',
+      );
+    });
+
+    it('never lets calls of one assistant message supersede each other, nor a failed write', () => {
+      const parallel: Message[] = deepFreeze([
+        { role: 'user', content: 'go' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', toolCallId: 'r1', toolName: 'read_file', input: { path: 'a.ts' } },
+            { type: 'tool-call', toolCallId: 'e1', toolName: 'edit_file', input: { path: 'a.ts' } },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [
+            { type: 'tool-result', toolCallId: 'r1', toolName: 'read_file', content: big('a') },
+            { type: 'tool-result', toolCallId: 'e1', toolName: 'edit_file', content: 'ok' },
+          ],
+        },
+      ]);
+      expect(supersedeToolResults(parallel).records).toEqual([]);
+      const failed = conversation([
+        { id: 'r1', tool: 'read_file', input: { path: 'a.ts' }, content: big('a') },
+        { id: 'e1', tool: 'edit_file', input: { path: 'a.ts' }, content: 'no match', isError: true },
+      ]);
+      expect(supersedeToolResults(failed).records).toEqual([]);
+    });
+
+    it('supersedes a multi-file read only when every file went stale; shell commands it cannot read never', () => {
+      const messages = conversation([
+        {
+          id: 'm1',
+          tool: 'read_multiple_files',
+          input: { paths: ['a.ts', 'b.ts'] },
+          content: big('a and b'),
+        },
+        { id: 's1', tool: 'Bash', input: { command: 'cat a.ts && npm test' }, content: big('a and tests') },
+        { id: 'e1', tool: 'Bash', input: { command: "sed -i 's/x/y/' a.ts" }, content: '' },
+      ]);
+      expect(supersedeToolResults(messages).records).toEqual([]);
+      const both = conversation([
+        {
+          id: 'm1',
+          tool: 'read_multiple_files',
+          input: { paths: ['a.ts', 'b.ts'] },
+          content: big('a and b'),
+        },
+        {
+          id: 'e1',
+          tool: 'apply_patch',
+          input: { input: '*** Update File: a.ts\n*** Delete File: b.ts' },
+          content: 'ok',
+        },
+      ]);
+      expect(contentOf(supersedeToolResults(both).messages, 'm1')).toBe(
+        '[superseded: read_multiple_files of a.ts, b.ts is stale — apply_patch changed it later (call e1); read it again if you need its current content]',
+      );
+    });
+
+    it('makes reads below a deleted directory stale', () => {
+      const messages = conversation([
+        { id: 'r1', tool: 'read_file', input: { path: 'build/out.js' }, content: big('out') },
+        { id: 'd1', tool: 'Bash', input: { command: 'rm -rf build' }, content: '' },
+      ]);
+      expect(contentOf(supersedeToolResults(messages).messages, 'r1')).toBe(
+        '[superseded: read_file of build/out.js is stale — Bash deleted build later (call d1); read it again if you need its current content]',
+      );
+    });
+
+    it('is taught your own tools with createToolMapping, and respects before', () => {
+      const messages = conversation([
+        { id: 'o1', tool: 'open_doc', input: { path: 'notes.md' }, content: big('notes') },
+        { id: 's1', tool: 'save_doc', input: { path: 'notes.md' }, content: 'saved' },
+      ]);
+      expect(supersedeToolResults(messages).records).toEqual([]);
+      const toolMapping = createToolMapping({ tools: { read: ['open_doc'], write: ['save_doc'] } });
+      expect(
+        supersedeToolResults(messages, { toolMapping }).records.map((record) => record.toolCallId),
+      ).toEqual(['o1']);
+      // A later call past `before` (e.g. in the current turn) still supersedes what lies before it.
+      expect(supersedeToolResults(messages, { toolMapping, before: 3 }).records).toHaveLength(1);
+      expect(supersedeToolResults(messages, { toolMapping, before: 2 }).records).toEqual([]);
+    });
+
+    it('rejects a tool mapping that is not a function', () => {
+      expect(() => supersedeToolResults([], { toolMapping: 'default' as never })).toThrow(InvalidConfigError);
+    });
   });
 });

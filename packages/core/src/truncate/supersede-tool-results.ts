@@ -2,6 +2,9 @@ import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '../message/message';
 import type { RecallMarks } from '../recall/recall-marks';
 import { refAnnotation } from '../recall/recall-ref';
+import { defaultToolMapping } from '../structure/default-tool-mapping';
+import type { ToolEffect, ToolMapping } from '../structure/tool-effect';
+import { supersededNote, type ToolEvent, toolEffectState } from '../structure/tool-effect-state';
 import { canonicalJson } from './canonical-json';
 import { replaceParts } from './replace-parts';
 import type { TruncationRecord } from './truncation-record';
@@ -9,6 +12,16 @@ import type { TruncationResult } from './truncation-result';
 
 /** Options of {@link supersedeToolResults}. */
 export interface SupersedeToolResultsOptions {
+  /**
+   * What each call does to which files (see `ToolEffect`). A result is stale when a later call
+   * changed what it shows: a read by a later write, edit, patch or delete of that path (or a later
+   * full read of it), a write or edit by a later one, a listing by a later file created, written,
+   * moved or deleted in that directory (below it, for a recursive listing). A result with several
+   * effects is stale only when every one is. Calls in the same assistant message never supersede
+   * each other (parallel calls run in no known order). `false`: only the `targetKey` rule below.
+   * @default defaultToolMapping (the common file, editor, patch, listing and shell tools)
+   */
+  toolMapping?: ToolMapping | false;
   /**
    * The target a tool call works on, e.g. `(call) => call.toolName === 'read_file' ? String(call.input.path) : undefined`.
    * Two calls of the same tool with the same key are "the same target": the earlier result is
@@ -55,6 +68,10 @@ const DEFAULT_MIN_CHARS = 200;
  * Structural reduction without a model (DESIGN §2.3). Walks the tool results and replaces the
  * *content* of redundant ones with a one-line note:
  *
+ * - **stale** (by `toolMapping`): a later call changed or re-read what the result shows, e.g.
+ *   `[superseded: read_file of src/a.ts is stale — edit_file changed it later (call c7); read it again
+ *   if you need its current content]`; the note names the nearest later call that did it. The call's
+ *   input (the assistant's own words, e.g. the content it wrote) is never rewritten;
  * - **superseded**: a later call of the same tool on the same target (see `targetKey`) returned a
  *   non-error result, so the earlier result is stale:
  *   `[superseded: read_file was called again with the same arguments later; see the newer result]`;
@@ -75,6 +92,7 @@ const DEFAULT_MIN_CHARS = 200;
 export function supersedeToolResults(
   messages: readonly Message[],
   {
+    toolMapping = defaultToolMapping,
     targetKey,
     minChars = DEFAULT_MIN_CHARS,
     before = Number.POSITIVE_INFINITY,
@@ -92,28 +110,60 @@ export function supersedeToolResults(
   if (targetKey !== undefined && typeof targetKey !== 'function') {
     throw new InvalidConfigError({ option: 'targetKey', value: targetKey, message: 'expected a function' });
   }
+  if (toolMapping !== false && typeof toolMapping !== 'function') {
+    throw new InvalidConfigError({
+      option: 'toolMapping',
+      value: toolMapping,
+      message: 'expected a function (call) => ToolEffect[], or false',
+    });
+  }
   const keyOf = targetKey ?? ((call: ToolCallPart) => canonicalJson(call.input));
-  const sameTarget = targetKey === undefined ? 'with the same arguments' : 'on the same target';
+  const sameTargetWords = targetKey === undefined ? 'with the same arguments' : 'on the same target';
 
   const calls = new Map<string, ToolCallPart>();
+  const callMessage = new Map<string, number>();
   const results: { messageIndex: number; partIndex: number; result: ToolResultPart }[] = [];
   messages.forEach((message, messageIndex) => {
     if (message == null || !Array.isArray(message.content)) return;
     message.content.forEach((part, partIndex) => {
-      if (part?.type === 'tool-call') calls.set(part.toolCallId, part);
-      else if (part?.type === 'tool-result') results.push({ messageIndex, partIndex, result: part });
+      if (part?.type === 'tool-call') {
+        calls.set(part.toolCallId, part);
+        callMessage.set(part.toolCallId, messageIndex);
+      } else if (part?.type === 'tool-result') results.push({ messageIndex, partIndex, result: part });
     });
   });
 
-  // Superseded: walk newest first, so each result knows whether a later call hit its target.
+  // Superseded: walk newest first, so each result knows whether a later call hit its target or
+  // made what it shows stale.
   const superseded = new Set<number>();
+  const staleNotes = new Map<number, string>();
+  const sameTarget = new Set<number>();
   const laterTargets = new Set<string>();
+  const later = toolEffectState();
   for (let rank = results.length - 1; rank >= 0; rank--) {
     const { messageIndex, result } = results[rank]!;
     const call = supersede ? calls.get(result.toolCallId) : undefined;
     const target = call === undefined ? undefined : targetOf(result.toolName, call, keyOf);
-    if (messageIndex < before && target !== undefined && laterTargets.has(target)) superseded.add(rank);
+    const effects = call === undefined || toolMapping === false ? [] : effectsOf(call, toolMapping);
+    const step = callMessage.get(result.toolCallId) ?? messageIndex;
+    if (messageIndex < before && effects.length > 0) {
+      const staleBy: ToolEvent[] = [];
+      for (const effect of effects) {
+        const event = later.staleBy(effect, step);
+        if (event === undefined) break;
+        staleBy.push(event);
+      }
+      if (staleBy.length === effects.length) {
+        superseded.add(rank);
+        staleNotes.set(rank, supersededNote(result.toolName, effects, staleBy));
+      }
+    }
+    if (messageIndex < before && target !== undefined && laterTargets.has(target)) {
+      superseded.add(rank);
+      sameTarget.add(rank);
+    }
     if (target !== undefined && result.isError !== true) laterTargets.add(target);
+    if (call !== undefined && result.isError !== true) later.record(effects, call, step);
   }
   // Duplicates: walk oldest first, so each result knows the earliest identical copy.
   const earliest = new Map<string, string>();
@@ -133,9 +183,14 @@ export function supersedeToolResults(
     const chars = contentChars(result);
     let note: string | undefined;
     let kind: 'superseded' | 'duplicate' | undefined;
-    if (chars >= minChars && superseded.has(rank)) {
+    const stale = staleNotes.get(rank);
+    if (chars >= minChars && stale !== undefined && stale.length < chars) {
+      // A stale note names paths and calls: used only where it is shorter than what it replaces.
       kind = 'superseded';
-      note = `[superseded: ${result.toolName} was called again ${sameTarget} later; see the newer result]`;
+      note = stale;
+    } else if (chars >= minChars && sameTarget.has(rank)) {
+      kind = 'superseded';
+      note = `[superseded: ${result.toolName} was called again ${sameTargetWords} later; see the newer result]`;
     } else if (chars >= minChars && duplicateOf.has(rank)) {
       kind = 'duplicate';
       note = `[duplicate: identical to the earlier ${result.toolName} result of call ${duplicateOf.get(rank)}]`;
@@ -183,6 +238,27 @@ function targetOf(
   } catch {
     return undefined;
   }
+}
+
+/** The call's effects by the mapping; a mapping that throws or returns something else gives none. */
+function effectsOf(call: ToolCallPart, toolMapping: ToolMapping): readonly ToolEffect[] {
+  try {
+    const effects = toolMapping(call);
+    return Array.isArray(effects) ? effects.filter(isEffect) : [];
+  } catch {
+    return [];
+  }
+}
+
+function isEffect(effect: unknown): effect is ToolEffect {
+  if (effect === null || typeof effect !== 'object') return false;
+  const { kind, path } = effect as { kind?: unknown; path?: unknown };
+  if (kind === 'other') return true;
+  return (
+    typeof path === 'string' &&
+    path.length > 0 &&
+    (kind === 'read' || kind === 'write' || kind === 'edit' || kind === 'delete' || kind === 'list')
+  );
 }
 
 /** The text compared for duplicates: the whole content when it is text only, else `undefined`. */
