@@ -7,11 +7,19 @@ export interface TruncationRecord {
    * - `'tool-result'`: a tool result's text was shortened (storage cap or request-time reduction);
    * - `'image'`: an image (or file) was replaced by a text placeholder;
    * - `'superseded'`: a result was replaced by a note because a later call on the same target exists;
-   * - `'duplicate'`: a result was replaced by a note because a later result of the same tool is identical.
+   * - `'duplicate'`: a result was replaced by a note because a later result of the same tool is identical;
+   * - `'near-duplicate'`: a result was replaced by a note holding only its line diff against an
+   *   earlier, very similar result of the same tool;
+   * - `'collapsed'`: `messageCount` short messages from `messageIndex` on became one user message.
    */
-  kind: 'tool-result' | 'image' | 'superseded' | 'duplicate';
-  /** Index of the changed message in the list (input and output have the same indexes). */
+  kind: 'tool-result' | 'image' | 'superseded' | 'duplicate' | 'near-duplicate' | 'collapsed';
+  /**
+   * Index of the changed message in the input list (the output has the same indexes, except after a
+   * `collapsed` record, which folds several messages into one).
+   */
   messageIndex: number;
+  /** For `collapsed`: how many input messages, from `messageIndex` on, the one message stands in for. */
+  messageCount?: number;
   /** The tool whose result was changed, or that returned the image; absent for images outside results. */
   toolName?: string;
   /** The id of the tool call whose result was changed; absent for images outside results. */
@@ -19,7 +27,8 @@ export interface TruncationRecord {
   /**
    * Size before: for text, the result's text characters; for images and files, the length of the
    * inline data (base64 characters or bytes, 0 for URL-only images); for superseded and duplicate
-   * results, the result's content size as counted by the structural reduction.
+   * results, the result's content size as counted by the structural reduction; for collapsed
+   * messages, the characters of their text.
    */
   charsBefore: number;
   /** Size after: the characters of the shortened text, placeholder or note. */
