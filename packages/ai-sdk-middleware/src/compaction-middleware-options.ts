@@ -24,6 +24,8 @@ export interface ContextUsage {
   tokensAfter: number;
   /** What the engine did, in order (`apply-summary`, `summarize`, `drop-oldest`, …). */
   actions: readonly CompactionAction[];
+  /** Tokens each of those steps took off the prompt (see `CompactMessagesResult.savings`). */
+  savings: Readonly<Partial<Record<CompactionAction, number>>>;
   /** 0 for the first attempt; 1, 2, … for retries after the provider said "too long". */
   overflowAttempt: number;
 }

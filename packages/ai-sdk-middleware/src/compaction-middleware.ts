@@ -188,6 +188,7 @@ export function compactionMiddleware({
         tokensBefore: estimator.calibrated(uncapped, context.modelId),
         tokensAfter: prepared.tokensAfter,
         actions: prepared.actions,
+        savings: prepared.savings,
         overflowAttempt,
       });
     } catch {

@@ -189,6 +189,8 @@ describe.each(sdks)('$name with the real SDK', (sdk) => {
     expect(usages).toHaveLength(1);
     expect(usages[0]).toMatchObject({ conversationId: 'u', contextWindow: 100_000, overflowAttempt: 0 });
     expect(usages[0]!.tokensBefore).toBeGreaterThan(usages[0]!.tokensAfter * 3);
+    expect(usages[0]!.actions).toEqual(['cap-tool-results']);
+    expect(usages[0]!.savings['cap-tool-results']).toBeGreaterThan(usages[0]!.tokensAfter);
   });
 
   it('the conversationId resolver names the conversation when the call gives no id', async () => {

@@ -98,6 +98,8 @@ export type CompactionAction =
   | 'apply-summary'
   | 'replace-images'
   | 'supersede-tool-results'
+  | 'collapse-exchanges'
+  | 'cluster-tool-results'
   | 'reduce-tool-results'
   | 'summarize'
   | 'summarize-failed'
@@ -129,6 +131,13 @@ export interface CompactMessagesResult {
    */
   actions: CompactionAction[];
   /**
+   * Tokens each step took off the request (calibrated, like `tokensBefore`), by action: the
+   * no-model steps measured message by message; `apply-summary` / `summarize` is what is left of
+   * `tokensBefore - tokensAfter` (the covered prefix replaced by the summary). Empty when nothing
+   * was done.
+   */
+  savings: Partial<Record<CompactionAction, number>>;
+  /**
    * Whether `messages` is the smallest request the engine can make (no history left, the current
    * turn shrunk as far as it goes): an overflow retry of it would send the same again.
    */
@@ -146,6 +155,8 @@ const ACTION_ORDER: readonly CompactionAction[] = [
   'apply-summary',
   'replace-images',
   'supersede-tool-results',
+  'collapse-exchanges',
+  'cluster-tool-results',
   'reduce-tool-results',
   'summarize',
   'summarize-failed',
@@ -236,8 +247,14 @@ export async function runCompaction(
     if (records.length > 0) onEvent({ type: 'truncation', conversationId, records });
   };
   // Reductions are recomputed from the originals at each stage; only the last set is reported.
-  let reduction: { records: TruncationRecord[]; actions: CompactionAction[] } = { records: [], actions: [] };
+  let reduction: {
+    records: TruncationRecord[];
+    actions: CompactionAction[];
+    savings: Partial<Record<CompactionAction, number>>;
+  } = { records: [], actions: [], savings: {} };
   let turnRecords: TruncationRecord[] = [];
+  /** Raw tokens the steps outside the history reductions took off. */
+  const saved: Partial<Record<CompactionAction, number>> = {};
   const finish = (
     assembled: Message[] | Draft,
     state: CompactionState | undefined,
@@ -253,14 +270,23 @@ export async function runCompaction(
     if (announce) output = announceAfterFirstCut(output);
     for (const action of reduction.actions) actions.add(action);
     const estimatedTokens = rawCount(output);
+    const tokensAfter = estimator.calibrated(estimatedTokens, model);
     return {
       messages: output,
       state,
       stateChanged,
       tokensBefore,
-      tokensAfter: estimator.calibrated(estimatedTokens, model),
+      tokensAfter,
       estimatedTokens,
       actions: ACTION_ORDER.filter((action) => actions.has(action)),
+      savings: stepSavings(
+        actions,
+        { ...saved, ...reduction.savings },
+        {
+          factor: estimator.calibrationFactor(model),
+          total: tokensBefore - tokensAfter,
+        },
+      ),
       minimal,
     };
   };
@@ -271,7 +297,10 @@ export async function runCompaction(
     limits: options.toolResultLimits,
     ...(marks === undefined ? {} : { marks }),
   });
-  if (capped.records.length > 0) actions.add('cap-tool-results');
+  if (capped.records.length > 0) {
+    actions.add('cap-tool-results');
+    saved['cap-tool-results'] = estimator.countMessages(messages) - estimator.countMessages(capped.messages);
+  }
   report(capped.records);
   let working = capped.messages;
   if (options.toolResultMedia === 'placeholder' && providerProfile(provider).toolResultMedia === 'text') {
@@ -281,7 +310,10 @@ export async function runCompaction(
       toolResultsOnly: true,
       ...(marks === undefined ? {} : { marks }),
     });
-    if (media.records.length > 0) actions.add('tool-result-media');
+    if (media.records.length > 0) {
+      actions.add('tool-result-media');
+      saved['tool-result-media'] = estimator.countMessages(working) - estimator.countMessages(media.messages);
+    }
     report(media.records);
     working = media.messages;
   }
@@ -370,11 +402,17 @@ export async function runCompaction(
       gridTurns: budget.reductionGridTurns,
       turn: current.originalTurn,
       imagePlaceholders: options.imagePlaceholders,
-      supersede: options.supersedeToolResults,
+      structure: options.structure,
       reduction: budget.reduction,
       marks,
+      protectTokens: budget.protectTokens,
+      keepGroups,
     });
-    reduction = { records: current.offsetRecords(reduced.records), actions: reduced.actions };
+    reduction = {
+      records: current.offsetRecords(reduced.records),
+      actions: reduced.actions,
+      savings: reduced.savings,
+    };
     return current.with({ history: reduced.messages });
   };
   draft = reduceOlder(draft, retry === undefined ? budget.reductionTargetTokens : target);
@@ -408,6 +446,8 @@ export async function runCompaction(
         marks,
       });
       turnRecords = draft.offsetRecords(shrunk.records, draft.originalHistory.length);
+      saved['shrink-current-turn'] =
+        estimator.countMessages(draft.originalTurn) - estimator.countMessages(shrunk.messages);
       draft = draft.with({ turn: shrunk.messages });
       tokens = countTokens(draft.assemble());
       if (tokens < budget.compactTokens) {
@@ -478,8 +518,10 @@ export async function runCompaction(
     });
     if (dropped.droppedCount > 0) {
       actions.add('drop-oldest');
+      const historyBefore = rawCount(draft.assemble());
       draft = draft.with({ history: dropped.kept, note: dropped.note });
       tokens = countTokens(draft.assemble());
+      saved['drop-oldest'] = historyBefore - rawCount(draft.assemble());
       onEvent({
         type: 'emergency-truncation',
         conversationId,
@@ -502,6 +544,8 @@ export async function runCompaction(
       marks,
     });
     turnRecords = current.offsetRecords(shrunk.records, current.originalHistory.length);
+    saved['shrink-current-turn'] =
+      estimator.countMessages(current.originalTurn) - estimator.countMessages(shrunk.messages);
     return current.with({ turn: shrunk.messages });
   };
   draft = shrinkTurn(draft, false);
@@ -522,6 +566,32 @@ export async function runCompaction(
     return finish(draft, state, { stateChanged, minimal });
   }
   throw unfittable(draft, { tokens, budget, overheadTokens, countTokens });
+}
+
+/**
+ * Tokens saved by each step, calibrated: the measured ones as they are, and what is left of the
+ * total for the summary (applied or made now).
+ */
+function stepSavings(
+  actions: ReadonlySet<CompactionAction>,
+  raw: Partial<Record<CompactionAction, number>>,
+  { factor, total }: { factor: number; total: number },
+): Partial<Record<CompactionAction, number>> {
+  const savings: Partial<Record<CompactionAction, number>> = {};
+  let measured = 0;
+  for (const action of ACTION_ORDER) {
+    const value = raw[action];
+    if (value === undefined || !actions.has(action)) continue;
+    savings[action] = Math.round(value * factor);
+    measured += savings[action]!;
+  }
+  const summary = actions.has('summarize')
+    ? 'summarize'
+    : actions.has('apply-summary')
+      ? 'apply-summary'
+      : undefined;
+  if (summary !== undefined) savings[summary] = Math.round(total - measured);
+  return savings;
 }
 
 /** What every draft of a request shares: references, the read-back line, the pinned rules. */

@@ -4,6 +4,13 @@ import type { Estimator } from '../estimate/estimator';
 import type { PinPredicate } from '../pin/collect-pinned-rules';
 import { DEFAULT_RECALL_SECRET } from '../recall/recall-scope';
 import { PROTECTED_WINDOW_RATIO } from '../split/split-messages';
+import {
+  type ClusterOptions,
+  type CollapseOptions,
+  type ResolvedStructureOptions,
+  resolveStructureOptions,
+  type SupersedeOptions,
+} from '../structure/structure-options';
 import { extractiveSummarizer } from '../summarize/extractive-summarizer';
 import { SUMMARY_MAX_TOKENS } from '../summarize/summarize';
 import type { Summarizer } from '../summarize/summarizer';
@@ -144,10 +151,32 @@ export interface CompactionOptions {
    */
   imagePlaceholders?: boolean;
   /**
-   * Replace results superseded by a later identical call, and duplicate results, with a note.
+   * Structural stage 1, over the threshold: a result made stale by a later call becomes a one-line
+   * note naming that call — a read after a later write, edit, patch or delete of the same path (or
+   * a later full read), a write after a later write, a listing after a file was created or deleted
+   * in it, any call repeated later with the same arguments — and a result identical to an earlier
+   * one of the same tool becomes a note pointing at it. Which calls read, write or list which paths
+   * is the default tool mapping (`defaultToolMapping`); `{ tools, toolMapping }` teaches it yours.
+   * `false` turns the stage off.
    * @default true
    */
-  supersedeToolResults?: boolean;
+  supersedeToolResults?: boolean | SupersedeOptions;
+  /**
+   * Structural stage 2, over the threshold, outside the protected window: runs of short exchanges
+   * without tool calls become one user message that quotes them (`User: …` verbatim, `Assistant: …`
+   * shortened to `assistantChars`). `{ maxChars = 400, minExchanges = 2, assistantChars = 160 }`
+   * tunes it; `false` turns it off.
+   * @default true
+   */
+  collapseExchanges?: boolean | CollapseOptions;
+  /**
+   * Structural stage 3, over the threshold, outside the protected window: a tool result that shares
+   * at least `similarity` of its distinct lines with an earlier result of the same tool becomes a
+   * note holding its line diff against that result (kept whole). `{ similarity = 0.75, minChars =
+   * 400, maxNoteShare = 0.5 }` tunes it; `false` turns it off.
+   * @default true
+   */
+  clusterToolResults?: boolean | ClusterOptions;
   /**
    * Counts tokens; holds the usage calibration.
    * @default createEstimator()
@@ -204,7 +233,8 @@ export interface ResolvedCompactionOptions {
   toolResultReduction: { minChars?: number; keepChars?: number } | false;
   toolResultMedia: 'placeholder' | 'keep';
   imagePlaceholders: boolean;
-  supersedeToolResults: boolean;
+  /** The structural stages (supersede, collapse, cluster), `false` where turned off. */
+  structure: ResolvedStructureOptions;
   estimator: Estimator;
   onEvent: CompactionEventHandler;
   recall: { secret: string } | false;
@@ -237,6 +267,8 @@ export function resolveCompactionOptions({
   toolResultMedia = 'placeholder',
   imagePlaceholders = true,
   supersedeToolResults = true,
+  collapseExchanges = true,
+  clusterToolResults = true,
   estimator = createEstimator(),
   onEvent,
   recall = {},
@@ -395,7 +427,7 @@ export function resolveCompactionOptions({
     toolResultReduction: reduction,
     toolResultMedia,
     imagePlaceholders,
-    supersedeToolResults,
+    structure: resolveStructureOptions({ supersedeToolResults, collapseExchanges, clusterToolResults }),
     estimator,
     onEvent: safeHandler(onEvent),
     recall: resolvedRecall,

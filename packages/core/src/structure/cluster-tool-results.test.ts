@@ -189,7 +189,7 @@ describe('clusterToolResults', () => {
           const { messages: output, records } = clusterToolResults(messages, { minChars: 0 });
           expectMessageInvariants(messages, output, records);
           const texts = new Map(results.map(({ id, text }) => [id, text]));
-        clustered += records.length;
+          clustered += records.length;
           for (const record of records) {
             const note = contentOf(output, record.toolCallId!);
             const representative = /of call (r\d+)/.exec(note)![1]!;

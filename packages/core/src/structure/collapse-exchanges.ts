@@ -43,8 +43,7 @@ export interface ExchangeSpan {
 }
 
 /** The first line of a collapsed run. */
-export const COLLAPSED_HEADER =
-  "[Earlier exchanges, condensed: the user's words verbatim, the assistant's replies shortened]";
+export const COLLAPSED_HEADER = '[Earlier exchanges, condensed]';
 
 const DEFAULT_MAX_CHARS = 400;
 const DEFAULT_MIN_EXCHANGES = 2;

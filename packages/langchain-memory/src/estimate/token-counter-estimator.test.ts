@@ -37,6 +37,8 @@ test('the counter decides: 1,000 tokens a message compacts a conversation the es
         contextWindow: 16_000,
         summarizer: extractiveSummarizer,
         tokenCounter,
+        // A counter of 1,000 a message would find collapsing the short exchanges enough: summarize.
+        collapseExchanges: false,
         onEvent: (event) => events.push(event),
       }),
     ],

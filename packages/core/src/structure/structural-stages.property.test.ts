@@ -1,0 +1,156 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { codingSession } from '../../test/coding-session';
+import { assertToolPairsIntact, deepFreeze } from '../../test/conversation-fixtures';
+import { compactMessages } from '../compact/compact-messages';
+import { createEstimator } from '../estimate/create-estimator';
+import type { Message, ToolResultPart } from '../message/message';
+
+const estimator = createEstimator();
+const RUNS = Number(
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.FIDELITY_RUNS ??
+    80,
+);
+
+/** Where each call sits (the index of the message holding it) and each result, by call id. */
+function index(messages: readonly Message[]) {
+  const callAt = new Map<string, number>();
+  const results = new Map<string, ToolResultPart>();
+  messages.forEach((message, messageIndex) => {
+    if (typeof message.content === 'string') return;
+    for (const part of message.content) {
+      if (part.type === 'tool-call') callAt.set(part.toolCallId, messageIndex);
+      if (part.type === 'tool-result') results.set(part.toolCallId, part);
+    }
+  });
+  return { callAt, results };
+}
+
+const textOf = (content: ToolResultPart['content']) =>
+  typeof content === 'string'
+    ? content
+    : content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+
+const NOT_SUMMARIZED = ['summarize', 'summarize-failed', 'drop-oldest', 'apply-summary'] as const;
+
+describe('structural stages on generated coding-agent sessions (reads, edits, re-reads, repeated greps and test runs)', () => {
+  it('split no pair, keep the latest read of every file, never touch the current turn, keep every user sentence', async () => {
+    const seen = { structuralOnly: 0, supersede: 0, collapse: 0, cluster: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1_000_000 }),
+          turns: fc.integer({ min: 4, max: 40 }),
+          files: fc.integer({ min: 2, max: 8 }),
+          currentSteps: fc.integer({ min: 0, max: 3 }),
+          chatRate: fc.constantFrom(0, 0.25, 0.6),
+          /** The window as a share of the conversation's size. */
+          windowShare: fc.double({ min: 0.3, max: 1.4, noNaN: true }),
+          reduction: fc.boolean(),
+        }),
+        async ({ seed, turns, files, currentSteps, chatRate, windowShare, reduction }) => {
+          const session = codingSession({ seed, turns, files, currentSteps, chatRate });
+          const messages = deepFreeze(session.messages);
+          const contextWindow = Math.max(4_000, Math.round(estimator.countMessages(messages) * windowShare));
+          const result = await compactMessages(messages, {
+            contextWindow,
+            estimator,
+            ...(reduction ? {} : { toolResultReduction: false as const }),
+          });
+          const output = result.messages;
+          assertToolPairsIntact(output);
+
+          // The current turn: the very same objects, at the end, unless it alone had to shrink.
+          const turn = messages.slice(session.turnStart);
+          if (!result.actions.includes('shrink-current-turn')) {
+            const tail = output.slice(output.length - turn.length);
+            tail.forEach((message, position) => expect(message).toBe(turn[position]));
+          }
+
+          // Every stale note names a later call that changed or re-read the same path.
+          const original = index(messages);
+          const sent = index(output);
+          const pathOf = new Map<string, string>();
+          for (const map of [session.fullReads, session.changes]) {
+            for (const [path, ids] of map) for (const id of ids) pathOf.set(id, path);
+          }
+          for (const [id, part] of sent.results) {
+            const text = textOf(part.content);
+            const named = /^\[superseded: .* \(call (call_\d+)\)/.exec(text);
+            if (named === null) continue;
+            const by = named[1]!;
+            expect(original.callAt.get(by)!).toBeGreaterThan(original.callAt.get(id)!);
+            if (pathOf.has(id) && pathOf.has(by)) expect(pathOf.get(by)).toBe(pathOf.get(id));
+          }
+
+          // The latest read of every file that nothing changed afterwards is never superseded.
+          for (const [path, reads] of session.fullReads) {
+            const latest = reads.at(-1)!;
+            const changedAfter = (session.changes.get(path) ?? []).some(
+              (id) => original.callAt.get(id)! > original.callAt.get(latest)!,
+            );
+            const part = sent.results.get(latest);
+            if (changedAfter || part === undefined) continue;
+            expect(textOf(part.content)).not.toMatch(/^\[superseded/);
+            if (!reduction && !/^\[(near-)?duplicate/.test(textOf(part.content))) {
+              expect(part).toBe(original.results.get(latest));
+            }
+          }
+
+          if (NOT_SUMMARIZED.some((action) => result.actions.includes(action))) return;
+          seen.structuralOnly++;
+          if (result.actions.includes('supersede-tool-results')) seen.supersede++;
+          if (result.actions.includes('collapse-exchanges')) seen.collapse++;
+          if (result.actions.includes('cluster-tool-results')) seen.cluster++;
+          // Without a summary or a drop, every user sentence is still there, verbatim.
+          const sentText = output
+            .map((message) => (typeof message.content === 'string' ? message.content : ''))
+            .join('\n');
+          for (const text of session.userTexts) expect(sentText).toContain(text);
+          // Each latest read is still in the request.
+          for (const reads of session.fullReads.values()) expect(sent.results.has(reads.at(-1)!)).toBe(true);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    // The properties were exercised: requests shrunk by the structural stages alone, each stage acting.
+    expect(seen.structuralOnly).toBeGreaterThan(RUNS / 8);
+    expect(seen.supersede).toBeGreaterThan(0);
+    expect(seen.collapse).toBeGreaterThan(0);
+    expect(seen.cluster).toBeGreaterThan(0);
+  });
+
+  it('reports the tokens each stage saved, and each stage can be turned off', async () => {
+    const { messages } = codingSession({ seed: 7, turns: 60, chatRate: 0.3 });
+    deepFreeze(messages);
+    const total = estimator.countMessages(messages);
+    const contextWindow = Math.round(total * 0.8);
+    const run = (options: Parameters<typeof compactMessages>[1] = {}) =>
+      compactMessages(messages, { contextWindow, estimator, ...options });
+    const all = await run();
+    expect(all.actions).toEqual(
+      expect.arrayContaining(['supersede-tool-results', 'collapse-exchanges', 'cluster-tool-results']),
+    );
+    expect(all.actions).not.toContain('summarize');
+    for (const action of ['supersede-tool-results', 'collapse-exchanges', 'cluster-tool-results'] as const) {
+      expect(all.savings[action]).toBeGreaterThan(0);
+    }
+    // Without a summary, the savings add up to what the request lost.
+    const sum = Object.values(all.savings).reduce((total, value) => total + value, 0);
+    expect(Math.abs(sum - (all.tokensBefore - all.tokensAfter))).toBeLessThanOrEqual(20);
+    expect(Object.keys(all.savings)).toEqual(all.actions.filter((action) => action in all.savings));
+
+    const none = await run({
+      supersedeToolResults: false,
+      collapseExchanges: false,
+      clusterToolResults: false,
+    });
+    for (const action of ['supersede-tool-results', 'collapse-exchanges', 'cluster-tool-results'] as const) {
+      expect(none.actions).not.toContain(action);
+      expect(none.savings[action]).toBeUndefined();
+    }
+    const noCollapse = await run({ collapseExchanges: false });
+    expect(noCollapse.actions).not.toContain('collapse-exchanges');
+    expect(noCollapse.messages.length).toBeGreaterThan(all.messages.length);
+  });
+});
