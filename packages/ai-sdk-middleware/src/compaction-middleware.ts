@@ -182,13 +182,24 @@ export function compactionMiddleware({
     try {
       const { estimator } = compactor;
       const uncapped = estimator.countMessages(context.uncapped) + context.overheadTokens;
+      // The storage cap runs here, while converting the prompt: it is reported like the engine's steps.
+      const capSaved =
+        context.uncapped === context.messages
+          ? 0
+          : estimator.calibrated(
+              estimator.countMessages(context.uncapped) - estimator.countMessages(context.messages),
+              context.modelId,
+            );
+      const capped = capSaved > 0 && !prepared.actions.includes('cap-tool-results');
       onContextUsage({
         conversationId: context.conversationId,
         contextWindow: context.contextWindow,
         tokensBefore: estimator.calibrated(uncapped, context.modelId),
         tokensAfter: prepared.tokensAfter,
-        actions: prepared.actions,
-        savings: prepared.savings,
+        actions: capped ? ['cap-tool-results', ...prepared.actions] : prepared.actions,
+        savings: capped
+          ? { 'cap-tool-results': Math.round(capSaved), ...prepared.savings }
+          : prepared.savings,
         overflowAttempt,
       });
     } catch {

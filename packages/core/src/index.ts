@@ -180,6 +180,26 @@ export {
   type VersionedCompactionState,
   type VersionedCompactionStore,
 } from './store/versioned-compaction-store';
+export {
+  type ClusterToolResultsOptions,
+  clusterToolResults,
+} from './structure/cluster-tool-results';
+export {
+  COLLAPSED_HEADER,
+  type CollapseExchangesOptions,
+  type CollapseExchangesResult,
+  collapseExchanges,
+} from './structure/collapse-exchanges';
+export { type CreateToolMappingOptions, createToolMapping } from './structure/create-tool-mapping';
+export {
+  DEFAULT_TOOL_FAMILIES,
+  defaultToolMapping,
+  normalizeToolName,
+  PATH_ARGUMENTS,
+  type ToolFamily,
+} from './structure/default-tool-mapping';
+export type { ClusterOptions, CollapseOptions, SupersedeOptions } from './structure/structure-options';
+export type { ToolEffect, ToolMapping } from './structure/tool-effect';
 export { DEFAULT_SUMMARY_PROMPT } from './summarize/default-summary-prompt';
 export { extractIdentifiers } from './summarize/extract-identifiers';
 export {

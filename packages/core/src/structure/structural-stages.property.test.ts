@@ -64,7 +64,9 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
           const turn = messages.slice(session.turnStart);
           if (!result.actions.includes('shrink-current-turn')) {
             const tail = output.slice(output.length - turn.length);
-            tail.forEach((message, position) => expect(message).toBe(turn[position]));
+            tail.forEach((message, position) => {
+              expect(message).toBe(turn[position]);
+            });
           }
 
           // Every stale note names a later call that changed or re-read the same path.
