@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { codingSession } from '../../test/coding-session';
 import { assertToolPairsIntact, deepFreeze } from '../../test/conversation-fixtures';
 import { compactMessages } from '../compact/compact-messages';
+import { createCompactor } from '../compact/create-compactor';
 import { createEstimator } from '../estimate/create-estimator';
 import type { Message, ToolResultPart } from '../message/message';
+import { MemoryCompactionStore } from '../store/memory-compaction-store';
 
 const estimator = createEstimator();
 const RUNS = Number(
@@ -154,5 +156,126 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
     const noCollapse = await run({ collapseExchanges: false });
     expect(noCollapse.actions).not.toContain('collapse-exchanges');
     expect(noCollapse.messages.length).toBeGreaterThan(all.messages.length);
+  });
+});
+
+describe('structural stages are deterministic and keep the prompt-cache prefix', () => {
+  it('the same conversation, as the same objects or deserialized afresh, gives the same request; roles still alternate', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1_000_000 }),
+          turns: fc.integer({ min: 4, max: 40 }),
+          chatRate: fc.constantFrom(0, 0.3, 0.7),
+          windowShare: fc.double({ min: 0.3, max: 1.4, noNaN: true }),
+        }),
+        async ({ seed, turns, chatRate, windowShare }) => {
+          const { messages } = codingSession({ seed, turns, chatRate });
+          deepFreeze(messages);
+          const contextWindow = Math.max(4_000, Math.round(estimator.countMessages(messages) * windowShare));
+          const first = await compactMessages(messages, { contextWindow, estimator });
+          const again = await compactMessages(messages, { contextWindow, estimator });
+          const fresh = await compactMessages(JSON.parse(JSON.stringify(messages)) as Message[], {
+            contextWindow,
+            estimator,
+          });
+          expect(again.messages).toEqual(first.messages);
+          expect(fresh.messages).toEqual(first.messages);
+          expect(again.actions).toEqual(first.actions);
+          expect(fresh.savings).toEqual(first.savings);
+          // The input never has two user or two assistant messages in a row, and opens with the
+          // user after the system prompt: nor does the request.
+          const roles = first.messages.filter((message) => message.role !== 'system').map((m) => m.role);
+          expect(roles[0]).toBe('user');
+          roles.forEach((role, position) => {
+            if (position > 0 && role !== 'tool') expect(role).not.toBe(roles[position - 1]);
+          });
+        },
+      ),
+      { numRuns: Math.max(10, Math.round(RUNS / 2)) },
+    );
+  });
+
+  it('a growing coding session: the request prefix holds from call to call, with fewer summaries than without the stages', async () => {
+    const { messages: session } = codingSession({ seed: 11, turns: 120, chatRate: 0.3, currentSteps: 0 });
+    const play = async (stages: boolean) => {
+      const store = new MemoryCompactionStore();
+      const compactor = createCompactor({
+        contextWindow: 24_000,
+        estimator,
+        store,
+        ...(stages
+          ? {}
+          : { supersedeToolResults: false, collapseExchanges: false, clusterToolResults: false }),
+      });
+      let previous: { messages: Message[]; coveredCount: number | undefined } | undefined;
+      let comparable = 0;
+      let stable = 0;
+      let reused = 0;
+      let calls = 0;
+      let cachedTokens = 0;
+      let sentTokens = 0;
+      const acted = new Set<string>();
+      for (let end = 2; end <= session.length; end++) {
+        const history = session.slice(0, end);
+        const last = history.at(-1)!;
+        // A model call follows every user message and every tool result.
+        if (last.role === 'assistant') {
+          await compactor.afterResponse(history, { conversationId: 'coding' });
+          await compactor.idle();
+          continue;
+        }
+        if (last.role !== 'user' && last.role !== 'tool') continue;
+        calls++;
+        const prepared = await compactor.prepare(history, { conversationId: 'coding' });
+        assertToolPairsIntact(prepared.messages);
+        expect(prepared.tokensAfter).toBeLessThanOrEqual(24_000);
+        for (const action of prepared.actions) acted.add(action);
+        const covered = prepared.state?.coveredCount;
+        if (previous) {
+          // The tokens of this request a prompt cache holds from the previous one: their shared prefix.
+          let shared = 0;
+          while (
+            shared < previous.messages.length &&
+            JSON.stringify(prepared.messages[shared]) === JSON.stringify(previous.messages[shared])
+          )
+            shared++;
+          const sharedTokens = estimator.countMessages(prepared.messages.slice(0, shared));
+          cachedTokens += sharedTokens;
+          sentTokens += estimator.countMessages(prepared.messages);
+          if (previous.coveredCount === covered && !prepared.actions.includes('drop-oldest')) {
+            comparable++;
+            const before = previous.messages.slice(0, -1);
+            if (JSON.stringify(prepared.messages.slice(0, before.length)) === JSON.stringify(before))
+              stable++;
+            reused += sharedTokens / estimator.countMessages(previous.messages);
+          }
+        }
+        previous = { messages: prepared.messages, coveredCount: covered };
+      }
+      const state = await store.get('coding');
+      return {
+        calls,
+        comparable,
+        stable,
+        reused: reused / comparable,
+        summaries: state?.compactionCount ?? 0,
+        sentTokens,
+        cachedShare: cachedTokens / sentTokens,
+        acted,
+      };
+    };
+    const withStages = await play(true);
+    const without = await play(false);
+    const line = (run: typeof withStages) =>
+      `${run.summaries} summaries, ${run.sentTokens} tokens sent in ${run.calls} calls, ${Math.round(run.cachedShare * 100)}% of them a cacheable prefix, prefix-stable between summaries ${run.stable}/${run.comparable}`;
+    console.log(
+      `coding session, 120 turns at a 24K window: with the stages ${line(withStages)}; without: ${line(without)}`,
+    );
+    expect(withStages.acted).toContain('supersede-tool-results');
+    expect(withStages.summaries).toBeLessThan(without.summaries);
+    expect(withStages.comparable).toBeGreaterThan(withStages.calls / 3);
+    expect(withStages.stable / withStages.comparable).toBeGreaterThanOrEqual(0.6);
+    expect(withStages.reused).toBeGreaterThanOrEqual(0.8);
   });
 });
