@@ -279,3 +279,77 @@ describe('structural stages are deterministic and keep the prompt-cache prefix',
     expect(withStages.reused).toBeGreaterThanOrEqual(0.8);
   });
 });
+
+describe('the current turn never rewrites the history', () => {
+  it('an edit in the turn in progress leaves an earlier read whole; once it is history before the cut, the read becomes a note naming it', async () => {
+    const file = Array.from({ length: 120 }, (_, line) => `export const value${line} = ${line * 7};`).join(
+      '\n',
+    );
+    const read = (id: string, path: string): Message[] => [
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: id, toolName: 'read_file', input: { path } }],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: id, toolName: 'read_file', content: file }],
+      },
+    ];
+    const edit = (id: string, path: string): Message[] => [
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: id,
+            toolName: 'edit_file',
+            input: { path, old_string: 'a', new_string: 'b' },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: id, toolName: 'edit_file', content: 'ok' }],
+      },
+    ];
+    const history: Message[] = [{ role: 'system', content: 'You are a coding agent.' }];
+    history.push({ role: 'user', content: 'look at a.ts' }, ...read('r0', 'src/a.ts'), {
+      role: 'assistant',
+      content: 'Read it.',
+    });
+    for (let turn = 1; turn <= 12; turn++) {
+      history.push({ role: 'user', content: `look at b${turn}.ts` }, ...read(`r${turn}`, `src/b${turn}.ts`), {
+        role: 'assistant',
+        content: 'Read it.',
+      });
+    }
+    const turn: Message[] = [{ role: 'user', content: 'now change a.ts' }, ...edit('e1', 'src/a.ts')];
+    const contextWindow = Math.round(estimator.countMessages([...history, ...turn]) * 0.9);
+    const inProgress = await compactMessages(deepFreeze([...history, ...turn]), {
+      contextWindow,
+      estimator,
+      toolResultReduction: false,
+    });
+    expect(inProgress.actions).toContain('supersede-tool-results');
+    const { results } = index(inProgress.messages);
+    expect(textOf(results.get('r0')!.content)).toBe(file);
+
+    // The turn is finished and twelve more turns go by: the edit is history before the cut now.
+    const later = [...history, ...turn, { role: 'assistant' as const, content: 'Changed it.' }];
+    for (let more = 13; more <= 24; more++) {
+      later.push({ role: 'user', content: `look at c${more}.ts` }, ...read(`r${more}`, `src/c${more}.ts`), {
+        role: 'assistant',
+        content: 'Read it.',
+      });
+    }
+    later.push({ role: 'user', content: 'what now?' });
+    const afterwards = await compactMessages(deepFreeze(later), {
+      contextWindow: Math.round(estimator.countMessages(later) * 0.6),
+      estimator,
+      toolResultReduction: false,
+    });
+    expect(textOf(index(afterwards.messages).results.get('r0')!.content)).toMatch(
+      /^\[superseded: read_file of src\/a\.ts is stale — edit_file changed it later \(call e1\)/,
+    );
+  });
+});
