@@ -215,4 +215,71 @@ describe.each(sdks)('$name with the real SDK', (sdk) => {
     expect(seen[1]).toBe('explicit');
     expect(seen[2]).toMatch(/^derived:/);
   });
+
+  it('structural stages: supersedeToolResults.tools teaches it your file tools; onContextUsage reports the tokens saved', async () => {
+    const doc = Array.from(
+      { length: 300 },
+      (_, line) => `- step ${line}: review section ${line * 3} of the plan`,
+    ).join('\n');
+    const call = (toolCallId: string, toolName: string, input: unknown) => ({
+      role: 'assistant' as const,
+      content: [{ type: 'tool-call' as const, toolCallId, toolName, input }],
+    });
+    const result = (toolCallId: string, toolName: string, value: string) => ({
+      role: 'tool' as const,
+      content: [
+        { type: 'tool-result' as const, toolCallId, toolName, output: { type: 'text' as const, value } },
+      ],
+    });
+    const history = [
+      { role: 'user' as const, content: 'Open the plan.' },
+      call('o1', 'open_doc', { path: 'notes/plan.md' }),
+      result('o1', 'open_doc', doc),
+      { role: 'assistant' as const, content: 'It has 300 steps.' },
+      { role: 'user' as const, content: 'Save a shorter one.' },
+      call('s1', 'save_doc', { path: 'notes/plan.md', text: '- one step' }),
+      result('s1', 'save_doc', 'saved'),
+      { role: 'assistant' as const, content: 'Saved.' },
+      ...Array.from({ length: 6 }, (_, turn) => [
+        { role: 'user' as const, content: `Question ${turn}?` },
+        { role: 'assistant' as const, content: `Answer ${turn}.` },
+      ]).flat(),
+      { role: 'user' as const, content: 'And now?' },
+    ];
+    const run = async (options: Parameters<typeof compactionMiddleware>[0]) => {
+      const model = sdk.createMockModel({ doGenerate: textResult('Done.', 10) });
+      const usages: ContextUsage[] = [];
+      await sdk.generateText({
+        model: sdk.wrapLanguageModel({
+          model,
+          middleware: compactionMiddleware({
+            contextWindow: 4_000,
+            summarizer: 'extractive',
+            onContextUsage: (usage) => usages.push(usage),
+            ...options,
+          }),
+        }),
+        messages: history,
+      });
+      const prompt = model.doGenerateCalls[0].prompt as { role: string; content: unknown }[];
+      const sent = prompt.flatMap((message) =>
+        message.role === 'tool'
+          ? (message.content as { toolCallId: string; output: { value: string } }[])
+          : [],
+      );
+      return { text: sent.find((part) => part.toolCallId === 'o1')!.output.value, usage: usages[0]! };
+    };
+    const taught = await run({
+      supersedeToolResults: { tools: { read: ['open_doc'], write: ['save_doc'] } },
+    });
+    expect(taught.text).toMatch(
+      /^\[superseded: open_doc of notes\/plan\.md is stale — save_doc wrote it later \(call s1\); read it again if you need its current content\]/,
+    );
+    expect(taught.usage.actions).toContain('supersede-tool-results');
+    expect(taught.usage.savings['supersede-tool-results']).toBeGreaterThan(1_000);
+    // Unknown tools without the mapping: the old content is only shortened, never called stale.
+    const untaught = await run({});
+    expect(untaught.text).not.toMatch(/superseded/);
+    expect(untaught.usage.actions).not.toContain('supersede-tool-results');
+  });
 });

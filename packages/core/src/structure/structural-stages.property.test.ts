@@ -159,6 +159,31 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
   });
 });
 
+describe('what the stages save on the coding-session fixture (the core README table)', () => {
+  it.each([40, 60, 120])(
+    '%i turns at a window of 80%% of the session: no summary with the stages, one without',
+    async (turns) => {
+      const { messages } = codingSession({ seed: 7, turns, chatRate: 0.3 });
+      deepFreeze(messages);
+      const contextWindow = Math.round(estimator.countMessages(messages) * 0.8);
+      const all = await compactMessages(messages, { contextWindow, estimator });
+      const none = await compactMessages(messages, {
+        contextWindow,
+        estimator,
+        supersedeToolResults: false,
+        collapseExchanges: false,
+        clusterToolResults: false,
+      });
+      console.log(
+        `${turns} turns, ${all.tokensBefore} tokens: with the stages ${JSON.stringify(all.savings)} → ${all.tokensAfter} sent; without ${JSON.stringify(none.savings)} → ${none.tokensAfter} sent`,
+      );
+      expect(all.actions).not.toContain('summarize');
+      expect(all.savings['supersede-tool-results']).toBeGreaterThan(all.tokensBefore / 4);
+      expect(none.actions).toContain('summarize');
+    },
+  );
+});
+
 describe('structural stages are deterministic and keep the prompt-cache prefix', () => {
   it('the same conversation, as the same objects or deserialized afresh, gives the same request; roles still alternate', async () => {
     await fc.assert(
@@ -351,5 +376,7 @@ describe('the current turn never rewrites the history', () => {
     expect(textOf(index(afterwards.messages).results.get('r0')!.content)).toMatch(
       /^\[superseded: read_file of src\/a\.ts is stale — edit_file changed it later \(call e1\)/,
     );
+    // With read-back on (the default), the note names the replaced result for spillway_recall.
+    expect(textOf(index(afterwards.messages).results.get('r0')!.content)).toMatch(/\[ref=[^\]]+\]/);
   });
 });

@@ -583,3 +583,51 @@ test('a limit stated in the overflow error is learned: later calls fit without a
   for (const call of model.calls.slice(refused + 1))
     expect(promptTokens(call.messages)).toBeLessThanOrEqual(8000);
 });
+
+test('structural stages: supersedeToolResults.tools teaches the middleware your own file tools (a stale open_doc becomes a note naming the save_doc)', async () => {
+  const doc = Array.from(
+    { length: 300 },
+    (_, line) => `- step ${line}: review section ${line * 3} of the plan`,
+  ).join('\n');
+  const history: BaseMessage[] = [
+    new HumanMessage('Open the plan.'),
+    new AIMessage({
+      content: '',
+      tool_calls: [{ id: 'o1', name: 'open_doc', args: { path: 'notes/plan.md' } }],
+    }),
+    new ToolMessage({ tool_call_id: 'o1', name: 'open_doc', content: doc }),
+    new AIMessage('It has 300 steps.'),
+    new HumanMessage('Save a shorter one.'),
+    new AIMessage({
+      content: '',
+      tool_calls: [{ id: 's1', name: 'save_doc', args: { path: 'notes/plan.md', text: '- one step' } }],
+    }),
+    new ToolMessage({ tool_call_id: 's1', name: 'save_doc', content: 'saved' }),
+    new AIMessage('Saved.'),
+  ];
+  for (let turn = 0; turn < 6; turn++)
+    history.push(new HumanMessage(`Question ${turn}?`), new AIMessage(`Answer ${turn}.`));
+  const run = async (options: CompactionMiddlewareOptions) => {
+    const model = fakeModel().respond(new AIMessage('Done.'));
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [
+        compactionMiddleware({ contextWindow: 4_000, summarizer: extractiveSummarizer, ...options }),
+      ],
+    });
+    await agent.invoke({ messages: [...history, new HumanMessage('And now?')] });
+    const sent = model.calls[0]!.messages;
+    return sent.find((message) => ToolMessage.isInstance(message) && message.tool_call_id === 'o1')!.text;
+  };
+  const taught = await run({ supersedeToolResults: { tools: { read: ['open_doc'], write: ['save_doc'] } } });
+  expect(taught).toMatch(
+    /^\[superseded: open_doc of notes\/plan\.md is stale — save_doc wrote it later \(call s1\); read it again if you need its current content\]/,
+  );
+  // Without the mapping the tools are unknown: the old content is only shortened, never called stale.
+  const untaught = await run({});
+  expect(untaught).not.toMatch(/superseded/);
+  expect(untaught.length).toBeGreaterThan(200);
+  // Turned off: the same.
+  expect(await run({ supersedeToolResults: false })).not.toMatch(/superseded/);
+});
