@@ -5,6 +5,7 @@ import {
   ContextOverflowError,
   callWithOverflowRecovery,
   createCompactor,
+  DEFAULT_RECALL_SECRET,
   deriveConversationId,
   extractiveSummarizer,
   InvalidConfigError,
@@ -23,6 +24,9 @@ import { fromNeutralMessages, type PromptVersion } from './prompt/from-neutral-m
 import { createPromptConverter } from './prompt/prompt-converter';
 import { repairPrompt } from './prompt/repair-prompt';
 import type { SdkMessage, SdkPrompt } from './prompt/sdk-prompt';
+import { hasRecallTool } from './recall/has-recall-tool';
+import { pinFromMarker } from './recall/pin-from-marker';
+import { type RecallAiTool, type RecallToolOptions, recallTool } from './recall/recall-tool';
 import { surfaceStreamOverflow } from './stream/surface-stream-overflow';
 import { isLanguageModel, type LanguageModelLike } from './summarize/language-model-like';
 import { languageModelSummarizer } from './summarize/language-model-summarizer';
@@ -66,6 +70,11 @@ export interface CompactionMiddleware {
   readonly compactor: Compactor;
   /** Adds an event listener (e.g. `forwardCompactionEvents`); returns the function that removes it. */
   subscribe(listener: CompactionEventHandler): () => void;
+  /**
+   * The read-back tool with this middleware's `recall.secret`: `tools: { spillway_recall:
+   * middleware.recallTool() }`. See {@link recallTool}.
+   */
+  recallTool(options?: Omit<RecallToolOptions, 'secret'>): RecallAiTool;
 }
 
 interface CallContext {
@@ -138,8 +147,11 @@ export function compactionMiddleware({
       }
     }
   };
+  const recallSecret =
+    engineOptions.recall === false ? undefined : (engineOptions.recall?.secret ?? DEFAULT_RECALL_SECRET);
   const compactor = createCompactor({
     ...engineOptions,
+    pin: pinFromMarker(engineOptions.pin),
     summarizer: resolveSummarizer(
       summarizer,
       ({ conversationId }) =>
@@ -150,6 +162,7 @@ export function compactionMiddleware({
   const converter = createPromptConverter({
     toolResultMaxChars: engineOptions.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS,
     toolResultLimits: engineOptions.toolResultLimits ?? {},
+    recallSecret,
   });
   const contexts = new WeakMap<object, CallContext>();
   const overheadMemo = new WeakMap<object, number>();
@@ -278,6 +291,10 @@ export function compactionMiddleware({
       };
     },
 
+    recallTool(options = {}) {
+      return recallTool({ ...options, ...(recallSecret === undefined ? {} : { secret: recallSecret }) });
+    },
+
     async transformParams({ params: received, model }) {
       const { options: callOptions, params } = readSpillwayCallOptions(received);
       if (callOptions.disabled || !Array.isArray(params.prompt)) return params;
@@ -298,6 +315,10 @@ export function compactionMiddleware({
           provider: model.provider,
           overheadTokens,
           ...(contextWindow === undefined ? {} : { contextWindow }),
+          // References name the originals (before the storage-time cap); the read-back line goes in
+          // only when the model has the read-back tool.
+          originals: converted.uncapped,
+          recallTool: hasRecallTool(params.tools),
         };
         const prepared = await compactor.prepare(converted.messages, {
           ...prepareOptions,

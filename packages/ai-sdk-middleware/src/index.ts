@@ -11,6 +11,12 @@ export type {
   ContextUsage,
   ConversationIdInput,
 } from './compaction-middleware-options';
+export {
+  type RecallAiTool,
+  type RecallToolOptions,
+  type RecallToolSchema,
+  recallTool,
+} from './recall/recall-tool';
 export type { LanguageModelLike } from './summarize/language-model-like';
 export {
   type LanguageModelSummarizerOptions,

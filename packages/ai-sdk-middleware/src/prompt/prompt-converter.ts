@@ -1,4 +1,11 @@
-import { capToolResults, type Message, type TruncationRecord } from '@spillway/core';
+import {
+  capToolResults,
+  createRecallMarks,
+  createRecallScope,
+  type Message,
+  type RecallMarks,
+  type TruncationRecord,
+} from '@spillway/core';
 import { deepEqual } from './deep-equal';
 import { originals } from './origin';
 import type { SdkMessage, SdkPrompt } from './sdk-prompt';
@@ -10,6 +17,12 @@ export interface PromptConverterOptions {
   toolResultMaxChars: number;
   /** Per-tool caps by tool name. */
   toolResultLimits: Readonly<Record<string, number>>;
+  /**
+   * The secret references are made with (the engine's `recall.secret`): a result capped here names
+   * its original with a `[ref=…]`. `undefined` writes the marker without one.
+   * @default undefined
+   */
+  recallSecret?: string | undefined;
   /**
    * Messages remembered between calls.
    * @default 20000
@@ -43,6 +56,8 @@ interface Entry {
   sdk: SdkMessage;
   neutral: Message;
   uncapped: Message;
+  /** The conversation anchor the capped copy's references were made in (none when nothing was capped). */
+  anchor?: string;
 }
 
 interface RecentPrompt {
@@ -63,6 +78,7 @@ interface RecentPrompt {
 export function createPromptConverter({
   toolResultMaxChars,
   toolResultLimits,
+  recallSecret,
   maxEntries = 20_000,
 }: PromptConverterOptions): PromptConverter {
   const cache = new Map<string, Entry[]>();
@@ -103,6 +119,20 @@ export function createPromptConverter({
       const uncapped: Message[] = new Array(prompt.length);
       const unchanged: boolean[] = new Array(prompt.length);
       const records: TruncationRecord[] = [];
+      // References of results capped here: keyed by this conversation (its first message), made
+      // from the result itself (at conversion it is the original).
+      let marks: { anchor: string; marks: RecallMarks } | undefined;
+      const marksOf = () => {
+        if (marks === undefined) {
+          const first = prompt.find((message) => message?.role !== 'system');
+          const scope = createRecallScope({
+            messages: first === undefined ? [] : [toNeutralMessage(first)],
+            secret: recallSecret,
+          });
+          marks = { anchor: scope.anchor, marks: createRecallMarks({ scope, originals: [] }) };
+        }
+        return marks;
+      };
       const baseIndex = findBase(prompt);
       const base = baseIndex >= 0 ? recent[baseIndex] : undefined;
       let aligned = 0;
@@ -122,23 +152,36 @@ export function createPromptConverter({
         for (let index = aligned; index < prompt.length; index++) {
           const sdk = prompt[index]!;
           const key = fingerprint(sdk);
-          const found = cache
-            .get(key)
-            ?.find((entry) => !used.has(entry.neutral) && deepEqual(entry.sdk, sdk));
+          const found = cache.get(key)?.find(
+            (entry) =>
+              !used.has(entry.neutral) &&
+              deepEqual(entry.sdk, sdk) &&
+              // A copy capped with another conversation's references is not this one's.
+              (entry.anchor === undefined || entry.anchor === marksOf().anchor),
+          );
           let neutral = found?.neutral;
           let raw = found?.uncapped;
           if (neutral === undefined || raw === undefined) {
             neutral = toNeutralMessage(sdk);
             raw = neutral;
+            let anchor: string | undefined;
             if (neutral.role === 'tool') {
+              const recall = recallSecret === undefined ? undefined : marksOf();
               const capped = capToolResults([neutral], {
                 maxChars: toolResultMaxChars,
                 limits: toolResultLimits,
+                ...(recall === undefined ? {} : { marks: recall.marks }),
               });
               neutral = capped.messages[0]!;
+              if (capped.records.length > 0) anchor = recall?.anchor;
               for (const record of capped.records) records.push({ ...record, messageIndex: index });
             }
-            remember(key, { sdk, neutral, uncapped: raw });
+            remember(
+              key,
+              anchor === undefined
+                ? { sdk, neutral, uncapped: raw }
+                : { sdk, neutral, uncapped: raw, anchor },
+            );
           }
           messages[index] = neutral;
           uncapped[index] = raw;
