@@ -91,7 +91,9 @@ describe.each(sdks)('$name: a 60-turn agent session', (sdk) => {
       calls: prompts.length,
     });
     expect(pairs).toBeGreaterThan(10);
-    expect(reusable / pairs).toBeGreaterThanOrEqual(0.8);
+    // Measured 0.81 with references off (`recall: false`) and 0.80 with them on (every cut marker
+    // carries a `[ref=… offset=…]` of about 10 tokens, issue 16).
+    expect(reusable / pairs).toBeGreaterThanOrEqual(0.78);
   });
 
   it('a ToolLoopAgent run of 40 tool steps inside one call stays under the window', async () => {
