@@ -95,10 +95,9 @@ export function clusterResultsWhere(
     if (message == null || !Array.isArray(message.content)) continue;
     message.content.forEach((part, partIndex) => {
       if (part?.type !== 'tool-result' || !intact(part, messageIndex)) return;
-      const text = resultText(part);
-      if (text === undefined || text.length < minChars) return;
-      const lines = text.split('\n');
-      const distinct = new Set(lines.map((line) => line.trimEnd()).filter((line) => line.length > 0));
+      const shape = resultShape(part);
+      if (shape === undefined || shape.text.length < minChars) return;
+      const { text, lines, distinct } = shape;
       if (distinct.size < MIN_LINES) return;
       let group = representatives.get(part.toolName);
       if (group === undefined) {
@@ -173,6 +172,25 @@ function checkClusterOptions({
   }
 }
 
+/** Jaccard scores by pair of distinct-line sets (remembered per result object, see `resultShape`). */
+const scores = new WeakMap<Set<string>, WeakMap<Set<string>, number>>();
+
+function jaccard(small: Set<string>, large: Set<string>): number {
+  let byLarge = scores.get(small);
+  if (byLarge === undefined) {
+    byLarge = new WeakMap();
+    scores.set(small, byLarge);
+  }
+  let score = byLarge.get(large);
+  if (score === undefined) {
+    let shared = 0;
+    for (const line of small) if (large.has(line)) shared++;
+    score = shared / (small.size + large.size - shared);
+    byLarge.set(large, score);
+  }
+  return score;
+}
+
 /** The representative sharing the largest share of distinct lines (at least `similarity`), newest first on ties. */
 function mostSimilar(
   group: readonly Representative[],
@@ -189,9 +207,7 @@ function mostSimilar(
         : [distinct, candidate.distinct];
     // Jaccard is at most |small| / |large|: skip what cannot reach the bar.
     if (small.size / large.size < bestScore) continue;
-    let shared = 0;
-    for (const line of small) if (large.has(line)) shared++;
-    const score = shared / (small.size + large.size - shared);
+    const score = jaccard(small, large);
     if (score > bestScore || (score === bestScore && best === undefined)) {
       best = candidate;
       bestScore = score;
@@ -254,6 +270,29 @@ function diffNote(
       : `[near-duplicate #${number} of the ${toolName} result of call ${representative.toolCallId}: ${same} of its ${lines.length} lines are the same; this is that result with the line diff below applied]`;
   const note = [header, ...hunks].join('\n');
   return note.length <= maxChars ? note : undefined;
+}
+
+/**
+ * A text result's lines and distinct non-blank lines, remembered per result object (a request
+ * carries the same result objects call after call; like every per-object memo here it assumes
+ * messages are replaced, not edited in place).
+ */
+const shapes = new WeakMap<ToolResultPart, { text: string; lines: string[]; distinct: Set<string> } | null>();
+
+function resultShape(
+  result: ToolResultPart,
+): { text: string; lines: string[]; distinct: Set<string> } | undefined {
+  const known = shapes.get(result);
+  if (known !== undefined) return known ?? undefined;
+  const text = resultText(result);
+  let shape: { text: string; lines: string[]; distinct: Set<string> } | null = null;
+  if (text !== undefined) {
+    const lines = text.split('\n');
+    const distinct = new Set(lines.map((line) => line.trimEnd()).filter((line) => line.length > 0));
+    shape = { text, lines, distinct };
+  }
+  shapes.set(result, shape);
+  return shape ?? undefined;
 }
 
 /** The text of a result that is text only (a string, or text parts joined by line breaks). */

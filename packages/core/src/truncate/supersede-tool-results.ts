@@ -117,7 +117,7 @@ export function supersedeToolResults(
       message: 'expected a function (call) => ToolEffect[], or false',
     });
   }
-  const keyOf = targetKey ?? ((call: ToolCallPart) => canonicalJson(call.input));
+  const keyOf = targetKey ?? defaultTargetKey;
   const sameTargetWords = targetKey === undefined ? 'with the same arguments' : 'on the same target';
 
   const calls = new Map<string, ToolCallPart>();
@@ -144,7 +144,7 @@ export function supersedeToolResults(
     const { messageIndex, result } = results[rank]!;
     const call = supersede ? calls.get(result.toolCallId) : undefined;
     const target = call === undefined ? undefined : targetOf(result.toolName, call, keyOf);
-    const effects = call === undefined || toolMapping === false ? [] : effectsOf(call, toolMapping);
+    const effects = call === undefined || toolMapping === false ? [] : mappedEffects(call, toolMapping);
     const step = callMessage.get(result.toolCallId) ?? messageIndex;
     if (messageIndex < before && effects.length > 0) {
       const staleBy: ToolEvent[] = [];
@@ -169,9 +169,8 @@ export function supersedeToolResults(
   const earliest = new Map<string, string>();
   const duplicateOf = new Map<number, string>();
   results.forEach(({ messageIndex, result }, rank) => {
-    const text = dedupe && !superseded.has(rank) ? dedupeText(result) : undefined;
-    if (text === undefined) return;
-    const key = `${result.toolName}\u0000${text}`;
+    const key = dedupe && !superseded.has(rank) ? dedupeKey(result) : undefined;
+    if (key === undefined) return;
     const first = earliest.get(key);
     if (first === undefined) earliest.set(key, result.toolCallId);
     else if (messageIndex < before) duplicateOf.set(rank, first);
@@ -240,6 +239,39 @@ function targetOf(
   }
 }
 
+/** The canonical JSON of a call's input, remembered per call object. */
+const canonicalInputs = new WeakMap<ToolCallPart, string | null>();
+
+function defaultTargetKey(call: ToolCallPart): string | undefined {
+  let key = canonicalInputs.get(call);
+  if (key === undefined) {
+    key = canonicalJson(call.input) ?? null;
+    canonicalInputs.set(call, key);
+  }
+  return key ?? undefined;
+}
+
+/**
+ * Effects per mapping and call object: a request carries the same call objects call after call,
+ * and a mapping is a pure function of the call (like every per-object memo here, this assumes
+ * messages are replaced, not edited in place).
+ */
+const effectsByMapping = new WeakMap<ToolMapping, WeakMap<ToolCallPart, readonly ToolEffect[]>>();
+
+function mappedEffects(call: ToolCallPart, toolMapping: ToolMapping): readonly ToolEffect[] {
+  let byCall = effectsByMapping.get(toolMapping);
+  if (byCall === undefined) {
+    byCall = new WeakMap();
+    effectsByMapping.set(toolMapping, byCall);
+  }
+  let effects = byCall.get(call);
+  if (effects === undefined) {
+    effects = effectsOf(call, toolMapping);
+    byCall.set(call, effects);
+  }
+  return effects;
+}
+
 /** The call's effects by the mapping; a mapping that throws or returns something else gives none. */
 function effectsOf(call: ToolCallPart, toolMapping: ToolMapping): readonly ToolEffect[] {
   try {
@@ -262,6 +294,22 @@ function isEffect(effect: unknown): effect is ToolEffect {
 }
 
 /** The text compared for duplicates: the whole content when it is text only, else `undefined`. */
+/**
+ * The tool name and text a duplicate is found by, remembered per result object: the same string
+ * object call after call, so the map hashes a long result once, not on every request.
+ */
+const dedupeKeys = new WeakMap<ToolResultPart, string | null>();
+
+function dedupeKey(result: ToolResultPart): string | undefined {
+  let key = dedupeKeys.get(result);
+  if (key === undefined) {
+    const text = dedupeText(result);
+    key = text === undefined ? null : `${result.toolName}\u0000${text}`;
+    dedupeKeys.set(result, key);
+  }
+  return key ?? undefined;
+}
+
 function dedupeText(result: ToolResultPart): string | undefined {
   if (typeof result.content === 'string') return result.content.length > 0 ? result.content : undefined;
   if (!Array.isArray(result.content) || result.content.length === 0) return undefined;

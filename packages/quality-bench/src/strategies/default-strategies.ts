@@ -18,6 +18,10 @@ export function defaultStrategies(): Strategy[] {
     spillwayStrategy(),
     spillwayStrategy({ name: 'Spillway, extractive summarizer', summarizer: 'extractive' }),
     spillwayStrategy({ name: 'Spillway, protectedRatio 0.5', options: { protectedRatio: 0.5 } }),
+    spillwayStrategy({
+      name: 'Spillway, no structural stages',
+      options: { supersedeToolResults: false, collapseExchanges: false, clusterToolResults: false },
+    }),
     contextChefStrategy(),
     contextChefStrategy({ name: '@context-chef, in-flight (quick start)', persist: false, archive: false }),
     langchainStrategy(),
