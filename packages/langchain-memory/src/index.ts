@@ -16,6 +16,7 @@ export type { CompactThreadOptions } from './middleware/compact-thread';
 export { type CompactionMiddlewareOptions, compactionMiddleware } from './middleware/compaction-middleware';
 export { COMPACTION_STATE_KEY, compactionStateSchema } from './middleware/compaction-state-schema';
 export type { TokenLimit } from './middleware/token-limit';
+export { type RecallToolOptions, recallTool } from './recall/recall-tool';
 export {
   createModelSummarizer,
   type InvokableChatModel,

@@ -10,14 +10,20 @@ import {
   capToolResults,
   createCompactor,
   createEstimator,
+  createRecallMarks,
+  createRecallScope,
+  DEFAULT_RECALL_SECRET,
   deriveConversationId,
   extractiveSummarizer,
   MemoryCompactionStore,
+  MemoryRecallArchive,
   type Message,
+  type RecallArchive,
   type Summarizer,
   type SummaryPlacement,
   stateMatches,
   TOOL_RESULT_MAX_CHARS,
+  toolResultTexts,
 } from '@spillway/core';
 import type { CompactNowResult } from '../compact/compact-now-result';
 import { fromNeutralMessages } from '../convert/from-neutral-messages';
@@ -39,6 +45,8 @@ import {
   checkName,
   checkTokenCount,
 } from '../options/option-checks';
+import { pinFromKwargs } from '../recall/pin-from-kwargs';
+import { type RecallToolOptions, recallTool } from '../recall/recall-tool';
 import { createModelSummarizer, type InvokableChatModel } from '../summarize/model-summarizer';
 import { dropToFit } from './drop-to-fit';
 
@@ -74,6 +82,13 @@ export interface CompactingChatMessageHistoryOptions extends Omit<CompactorOptio
    * @default derived from the conversation's first messages
    */
   conversationId?: string;
+  /**
+   * Where the originals of tool results capped when stored are kept, so `spillway_recall`
+   * (`history.recallTool()`) can read them back: the wrapped history holds only the capped copy.
+   * Bounded; an original let go raises a `recall-evicted` event. `false` keeps no originals.
+   * @default new MemoryRecallArchive() (64 MiB, 24 hours)
+   */
+  recallArchive?: RecallArchive | false;
   /**
    * The chat model that writes summaries (e.g. the model of your chain, or a cheaper one), or a
    * model string for `initChatModel` (`'openai:gpt-4.1-mini'`). When `contextWindow` and
@@ -194,6 +209,8 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
   readonly #toolResultMaxChars: number;
   readonly #toolResultLimits: Readonly<Record<string, number>>;
   readonly #handleEvent: (event: CompactionEvent) => void;
+  readonly #recallSecret: string | undefined;
+  readonly #archive: RecallArchive | undefined;
   #view: CompactedView | undefined;
 
   /** @throws {InvalidConfigError} for a bad option, naming it and the accepted range. */
@@ -212,6 +229,7 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
       contextWindow,
       contextWindows,
       onEvent,
+      recallArchive,
       ...engineOptions
     } = options ?? ({} as CompactingChatMessageHistoryOptions);
     // Required: `undefined` is refused too.
@@ -248,6 +266,16 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
     this.#compactRatio = engineOptions.thresholds?.compact ?? COMPACT_THRESHOLD_RATIO;
     this.#toolResultMaxChars = engineOptions.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS;
     this.#toolResultLimits = engineOptions.toolResultLimits ?? {};
+    this.#recallSecret =
+      engineOptions.recall === false ? undefined : (engineOptions.recall?.secret ?? DEFAULT_RECALL_SECRET);
+    this.#archive =
+      recallArchive === false || this.#recallSecret === undefined
+        ? undefined
+        : (recallArchive ??
+          new MemoryRecallArchive({
+            onEvict: ({ conversationId: id, ref, chars, reason }) =>
+              this.#handleEvent({ type: 'recall-evicted', conversationId: id, ref, chars, reason }),
+          }));
     this.#handleEvent = (event) => {
       try {
         onEvent?.(event);
@@ -260,6 +288,7 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
     const effective: Summarizer = summarizer ?? summaryModel ?? extractiveSummarizer;
     this.compactor = createCompactor({
       ...engineOptions,
+      pin: pinFromKwargs(engineOptions.pin),
       store: engineOptions.store ?? defaultStore(),
       ...(engineOptions.provider === undefined && model !== undefined
         ? providerOf(model as ChatModelLike | string)
@@ -377,7 +406,7 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
    * the conversation is over the background threshold (and calibrates from its `usage_metadata`).
    */
   override async addMessages(messages: BaseMessage[]): Promise<void> {
-    const capped = this.#cap(messages);
+    const capped = await this.#cap(messages);
     await this.history.addMessages(capped);
     const view = this.#view;
     this.#view = undefined;
@@ -510,13 +539,52 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
     );
   }
 
-  #cap(messages: readonly BaseMessage[]): BaseMessage[] {
+  /**
+   * The messages as stored: tool results capped. With references on, each cut names its original
+   * (`[ref=…]`), and the original is archived first (it exists nowhere else).
+   */
+  async #cap(messages: readonly BaseMessage[]): Promise<BaseMessage[]> {
     const neutral = toNeutralMessages(messages);
-    const { messages: capped, records } = capToolResults(neutral, {
-      maxChars: this.#toolResultMaxChars,
-      limits: this.#toolResultLimits,
+    const caps = { maxChars: this.#toolResultMaxChars, limits: this.#toolResultLimits };
+    const plain = capToolResults(neutral, caps);
+    if (plain.records.length === 0) return [...messages];
+    const archive = this.#archive;
+    if (archive === undefined || this.#recallSecret === undefined) return fromNeutralMessages(plain.messages);
+    const conversation = [...toNeutralMessages(await this.history.getMessages()), ...neutral];
+    const scope = createRecallScope({ messages: conversation, secret: this.#recallSecret });
+    // At storage time the result is its own original.
+    const marks = createRecallMarks({ scope, originals: [] });
+    const { messages: capped } = capToolResults(neutral, { ...caps, marks });
+    const conversationId = this.#idOf(conversation);
+    for (const record of plain.records) {
+      const part = neutral[record.messageIndex]?.content;
+      if (!Array.isArray(part)) continue;
+      for (const item of part) {
+        if (item?.type !== 'tool-result' || item.toolCallId !== record.toolCallId) continue;
+        const texts = toolResultTexts(item);
+        for (let index = 0; index < texts.length; index++) {
+          const ref = marks.toolResult(item, index);
+          if (ref !== undefined && texts[index]!.length > 0) {
+            await archive.put(conversationId, { ref, text: texts[index]! });
+          }
+        }
+      }
+    }
+    return fromNeutralMessages(capped);
+  }
+
+  /**
+   * The read-back tool for this history: `spillway_recall` reading the stored conversation, and the
+   * archived originals of results capped when stored. Add it to the tools your chain binds.
+   */
+  recallTool(options: Pick<RecallToolOptions, 'maxChars'> = {}) {
+    return recallTool({
+      ...options,
+      ...(this.#recallSecret === undefined ? {} : { secret: this.#recallSecret }),
+      messages: () => this.history.getMessages(),
+      ...(this.#archive === undefined ? {} : { archive: this.#archive }),
+      conversationId: (messages) => this.#idOf(messages),
     });
-    return records.length === 0 ? [...messages] : fromNeutralMessages(capped);
   }
 
   #idOf(messages: readonly Message[]): string {

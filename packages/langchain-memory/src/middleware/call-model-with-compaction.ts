@@ -8,6 +8,7 @@ import {
 } from '@spillway/core';
 import { bestState } from '../convert/state-matches';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
+import { hasRecallTool } from '../recall/has-recall-tool';
 import { COMPACTION_STATE_KEY } from './compaction-state-schema';
 import { type RuntimeLike, threadConversationId } from './thread-conversation-id';
 import { toModelRequest } from './to-model-request';
@@ -91,6 +92,8 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
     ...(modelId === undefined ? {} : { model: modelId }),
     ...(provider === undefined ? {} : { provider }),
     ...(contextWindow === undefined ? {} : { contextWindow }),
+    // The read-back line goes in only when the model has the read-back tool.
+    recallTool: hasRecallTool(request.tools),
   };
   const callModel = async (prepared: PrepareResult) => {
     const { system, messages } = toModelRequest(prepared.messages, hasSystem ? systemMessage : undefined);

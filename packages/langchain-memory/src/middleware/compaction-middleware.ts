@@ -18,6 +18,7 @@ import {
   chatModelProvider,
   chatModelWindow,
 } from '../model/chat-model-window';
+import { pinFromKwargs } from '../recall/pin-from-kwargs';
 import { createModelSummarizer, type InvokableChatModel } from '../summarize/model-summarizer';
 import { callModelWithCompaction } from './call-model-with-compaction';
 import { checkMiddlewareOptions, resolveLimits } from './check-middleware-options';
@@ -142,6 +143,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
     if (compactor === undefined) {
       compactor = createCompactor({
         ...engineOptions,
+        pin: pinFromKwargs(engineOptions.pin),
         ...(contextWindows === undefined ? {} : { contextWindows }),
         thresholds: limits.thresholds,
         ...(limits.protectedRatio === undefined ? {} : { protectedRatio: limits.protectedRatio }),
