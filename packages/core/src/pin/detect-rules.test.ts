@@ -29,6 +29,22 @@ describe('detectRules', () => {
     ]);
   });
 
+  it('finds a rule after a short lead-in that ends with a colon or a dash', () => {
+    const text = [
+      'Please remember this for everything we do here: never run migrations against the prod database.',
+      'One standing rule for the rest of this session: only use pnpm, never npm or yarn.',
+      'A rule for this repository — always run the linter before proposing a commit.',
+      'Here is the log: never seen this error before.',
+      'Status: always green since Monday.',
+      'The plan: we ship on Friday.',
+    ].join('\n');
+    expect(detectRules(text).rules).toEqual([
+      'Please remember this for everything we do here: never run migrations against the prod database.',
+      'One standing rule for the rest of this session: only use pnpm, never npm or yarn.',
+      'A rule for this repository — always run the linter before proposing a commit.',
+    ]);
+  });
+
   it('leaves questions, small talk and ordinary statements alone', () => {
     const text = [
       'Never mind, it works now.',

@@ -11,7 +11,8 @@
  *   allowed to`, `never ever`, `is forbidden` / `is prohibited` / `is not allowed`, `I want you to
  *   always/never`, `at all times`, `without exception`;
  *
- * and is not a question, has at least three words and at most 400 characters. Common non-rules
+ * (also after a short lead-in ending with a colon or a dash: "Please remember this for everything we
+ * do here: never …"), and is not a question, has at least three words and at most 400 characters. Common non-rules
  * are left out (`never mind`, `don't worry`, `always the same`).
  *
  * A sentence is a **revocation** when it contains `you may now`, `you can now`, `you're now allowed
@@ -90,6 +91,18 @@ const REVOKES = new RegExp(
   'i',
 );
 
+/**
+ * What follows a short lead-in phrase (three words or more) that ends with a colon or a dash
+ * ("Please remember this for everything we do here: never …", "One rule for this repo — always …"),
+ * filler removed; the sentence itself when it has none.
+ */
+function afterLeadIn(body: string): string {
+  const match = /^([^:–—]{1,120}?)(?::|\s[–—-])\s+(\S.*)$/s.exec(body);
+  // A lead-in is a phrase (three words or more), not a label ("Status: always green").
+  if (match === null || match[1]!.trim().split(/\s+/).length < 3) return body;
+  return match[2]!.replace(FILLER, '');
+}
+
 /** Splits text into sentences: at line breaks, and after `.`, `!` or `?` followed by a space. */
 export function splitSentences(text: string): string[] {
   const sentences: string[] = [];
@@ -116,7 +129,7 @@ export function detectRules(text: string): DetectedRules {
       continue;
     }
     const body = sentence.replace(FILLER, '');
-    if (STARTS.test(body) || CONTAINS.test(sentence)) rules.push(sentence);
+    if (STARTS.test(body) || STARTS.test(afterLeadIn(body)) || CONTAINS.test(sentence)) rules.push(sentence);
   }
   return { rules, revocations };
 }

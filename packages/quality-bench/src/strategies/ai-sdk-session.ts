@@ -15,6 +15,8 @@ export interface AiSdkSessionOptions {
   providerOptions?: Record<string, Record<string, unknown>>;
   /** Runs after every call (e.g. waits for background work). */
   afterCall?: () => Promise<void>;
+  /** Tools of every call (e.g. a read-back tool the application offers the model), if any. */
+  tools?: Record<string, unknown>;
 }
 
 /**
@@ -28,6 +30,7 @@ export function createAiSdkSession({
   prepareMessages,
   providerOptions,
   afterCall,
+  tools,
 }: AiSdkSessionOptions): { step(call: ModelCall): Promise<StepResult> } {
   const provider = createProviderModel({ contextWindow: context.contextWindow, counter: context.counter });
   const model = middleware ? wrapLanguageModel({ model: provider.model, middleware }) : provider.model;
@@ -42,6 +45,7 @@ export function createAiSdkSession({
           messages: prepareMessages ? prepareMessages(history) : history,
           maxRetries: 0,
           ...(providerOptions ? { providerOptions: providerOptions as never } : {}),
+          ...(tools ? { tools: tools as never } : {}),
         });
       } catch (error) {
         if (!isContextOverflowError(error)) throw error;

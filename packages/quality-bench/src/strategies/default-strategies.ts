@@ -7,15 +7,14 @@ import type { Strategy } from './strategy';
 
 /**
  * The strategies a run compares, in table order. A Spillway variant is one more line with other
- * `options` (any `compactionMiddleware` / `createCompactor` option), e.g. when pinned rules or
- * recall land:
+ * `options` (any `compactionMiddleware` / `createCompactor` option), e.g.
  *
- *   spillwayStrategy({ name: 'Spillway, pinned rules', options: { pinnedRules: true } }),
- *   spillwayStrategy({ name: 'Spillway + recall', readBack: spillwayRecallReadBack }),
+ *   spillwayStrategy({ name: 'Spillway, no pinned rules', options: { pinnedRules: false } }),
  */
 export function defaultStrategies(): Strategy[] {
   return [
     spillwayStrategy(),
+    spillwayStrategy({ name: 'Spillway + spillway_recall', recall: true }),
     spillwayStrategy({ name: 'Spillway, extractive summarizer', summarizer: 'extractive' }),
     spillwayStrategy({ name: 'Spillway, protectedRatio 0.5', options: { protectedRatio: 0.5 } }),
     spillwayStrategy({

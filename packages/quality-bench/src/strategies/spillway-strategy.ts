@@ -1,18 +1,10 @@
 import { type CompactionMiddlewareOptions, compactionMiddleware } from '@spillway/ai-sdk-middleware';
-import { extractiveSummarizer, type Summarizer } from '@spillway/core';
+import { extractiveSummarizer, RECALL_TOOL_NAME, type Summarizer } from '@spillway/core';
 import type { LanguageModelMiddleware } from 'ai';
 import { createSummaryLanguageModel } from '../summarizer/summary-models';
 import { createAiSdkSession } from './ai-sdk-session';
-import type { ReadBack, Strategy, StrategyContext } from './strategy';
-
-/** What a Spillway read-back is built from (see {@link SpillwayStrategyOptions.readBack}). */
-export interface SpillwayReadBackInput {
-  /** The middleware under test (its `compactor` holds the store). */
-  middleware: ReturnType<typeof compactionMiddleware>;
-  /** The key the conversation is stored under. */
-  conversationId: string;
-  context: StrategyContext;
-}
+import { spillwayRecallReadBack } from './spillway-recall-read-back';
+import type { Strategy } from './strategy';
 
 /** Options of {@link spillwayStrategy}. */
 export interface SpillwayStrategyOptions {
@@ -34,12 +26,13 @@ export interface SpillwayStrategyOptions {
    */
   summarizer?: 'run' | 'extractive';
   /**
-   * Spillway's read-back mechanism for the recoverability score: given the middleware and the
-   * conversation, the tool calls a model would make (build one with `toolReadBack`). Spillway has
-   * none today; the recall tool (`spillway_recall`, core's `recall/`) plugs in here.
-   * @default none
+   * Whether the application offers the model Spillway's read-back tool: `tools: { spillway_recall:
+   * middleware.recallTool() }` on every call, and the simulated model uses it for the
+   * recoverability score (search the cue, read the page at the match; see
+   * {@link spillwayRecallReadBack}).
+   * @default false
    */
-  readBack?: (input: SpillwayReadBackInput) => ReadBack | undefined;
+  recall?: boolean;
 }
 
 /**
@@ -52,12 +45,12 @@ export function spillwayStrategy({
   name = 'Spillway',
   options = {},
   summarizer = 'run',
-  readBack,
+  recall = false,
 }: SpillwayStrategyOptions = {}): Strategy {
   return {
     name,
     summarizes: true,
-    readsBack: readBack !== undefined,
+    readsBack: recall,
     async start(context) {
       const model = createSummaryLanguageModel({
         summarizer: context.summarizer,
@@ -77,15 +70,17 @@ export function spillwayStrategy({
         summarizer: summarizer === 'extractive' ? extractive : model.model,
       });
       const conversationId = `bench-${context.conversation.seed}`;
+      const recallTool = middleware.recallTool();
       const session = createAiSdkSession({
         context,
         middleware: middleware as LanguageModelMiddleware,
         providerOptions: { spillway: { conversationId } },
         afterCall: () => middleware.compactor.idle(),
+        ...(recall ? { tools: { [RECALL_TOOL_NAME]: recallTool } } : {}),
       });
       return {
         step: session.step,
-        readBack: readBack?.({ middleware, conversationId, context }),
+        readBack: recall ? spillwayRecallReadBack(recallTool) : undefined,
         summarizerCalls: () => (summarizer === 'extractive' ? extractiveCalls : model.calls()),
         summarizerTokens: () => (summarizer === 'extractive' ? extractiveTokens : model.tokens()),
       };

@@ -46,6 +46,15 @@ describe('the strategies, through their real frameworks', () => {
     expect(score.prefixBreaks).toBe(0);
   });
 
+  it('Spillway with spillway_recall reads back every needle the request lost, through the tool the SDK runs', async () => {
+    const withRecall = await run(spillwayStrategy({ recall: true }), 0.15);
+    const without = await run(spillwayStrategy(), 0.15);
+    const all = allClasses(withRecall);
+    expect(all.survived).toBe(allClasses(without).survived);
+    expect(all.survived).toBeLessThan(all.total);
+    expect(all.recovered).toBe(all.total);
+  });
+
   it('context-chef summarizes, and its own context tool finds cut needles the request no longer holds', async () => {
     const score = await run(contextChefStrategy(), 0.3);
     expect(score.summarizerCalls).toBeGreaterThan(0);

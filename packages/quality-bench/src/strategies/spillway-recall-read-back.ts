@@ -1,0 +1,43 @@
+import { RECALL_REF_PATTERN, RECALL_TOOL_NAME } from '@spillway/core';
+import type { ReadBack } from './strategy';
+import { toolReadBack } from './tool-read-back';
+
+/** The part of Spillway's AI SDK read-back tool a read-back calls (`middleware.recallTool()`). */
+export interface RecallExecutor {
+  execute(input: unknown, options: { messages?: readonly unknown[] }): Promise<string>;
+}
+
+/** Characters read before a search match, so the page opens on what leads up to it. */
+const LEAD_CHARS = 300;
+
+/**
+ * Spillway's read-back, played like every strategy's ({@link toolReadBack}): `spillway_recall`
+ * searches the cut material for the cue, then reads the page at the first match; the tool is
+ * executed the way the AI SDK runs it, with the conversation the application holds as `messages`.
+ * A search result names `{"ref","offset"}` pairs; each becomes a reference `ref@offset`, read from a
+ * little before the match.
+ */
+export function spillwayRecallReadBack(tool: RecallExecutor): ReadBack {
+  return (input) => {
+    const run = (args: Record<string, unknown>) => tool.execute(args, { messages: input.history });
+    const readArgs = (reference: string): Record<string, unknown> => {
+      const [ref, at] = reference.split('@');
+      const offset = at === undefined ? 0 : Math.max(0, Number(at) - LEAD_CHARS);
+      return offset > 0 ? { ref, offset } : { ref };
+    };
+    return toolReadBack({
+      toolName: RECALL_TOOL_NAME,
+      referencePattern: new RegExp(RECALL_REF_PATTERN.source),
+      search: async (query) => {
+        const output = await run({ search: query });
+        const references = [...output.matchAll(/\{"ref":"([^"]+)","offset":(\d+)\}/g)].map(
+          (match) => `${match[1]}@${match[2]}`,
+        );
+        return { output, references };
+      },
+      read: (reference) => run(readArgs(reference)),
+      searchInput: (query) => ({ search: query }),
+      readInput: readArgs,
+    })(input);
+  };
+}
