@@ -69,7 +69,8 @@ export function recallTool({
   archive,
   conversationId,
 }: RecallToolOptions = {}): RecallAiTool {
-  const jsonSchema = () => recallToolInputSchema;
+  // A copy each time: the SDK may adjust the schema it is given (the shared one stays as it is).
+  const jsonSchema = () => structuredClone(recallToolInputSchema);
   return {
     description: RECALL_TOOL_DESCRIPTION,
     inputSchema: {

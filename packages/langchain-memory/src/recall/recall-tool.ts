@@ -74,7 +74,7 @@ export function recallTool({
     {
       name: RECALL_TOOL_NAME,
       description: RECALL_TOOL_DESCRIPTION,
-      schema: recallToolInputSchema as unknown as Record<string, unknown>,
+      schema: structuredClone(recallToolInputSchema) as unknown as Record<string, unknown>,
     },
   );
 }
