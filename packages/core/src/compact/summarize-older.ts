@@ -1,6 +1,7 @@
 import type { Message } from '../message/message';
 import type { CompactionState } from '../store/compaction-state';
 import { summarize } from '../summarize/summarize';
+import { supersedeToolResults } from '../truncate/supersede-tool-results';
 import type { CompactionReason } from './compaction-event';
 import { assembleRequest, layoutConversation } from './compaction-layout';
 import type { ResolvedCompactionOptions } from './compaction-options';
@@ -84,8 +85,11 @@ export async function summarizeOlder({
   const stackFull =
     options.summaryMode === 'stack' && previous.length > 0 && stackTokens * 2 > summaryMaxTokens;
   const merge = options.summaryMode === 'cumulative' || stackFull;
+  // Stale and duplicate results (the supersede stage, within the span) reach the summarizer as
+  // their one-line notes: its input budget goes to what is still true.
+  const supersede = options.structure.supersede;
   const result = await summarize({
-    messages: older,
+    messages: supersede === false ? older : supersedeToolResults(older, supersede).messages,
     summarizer: options.summarizer,
     previousSummary: merge && previous.length > 0 ? previous.join('\n\n') : undefined,
     maxInputTokens:
