@@ -405,6 +405,14 @@ export async function runCompaction(
       structure: options.structure,
       reduction: budget.reduction,
       marks,
+      spanRef:
+        marks === undefined
+          ? undefined
+          : (start: number, end: number) => {
+              const before = (count: number) =>
+                current.coveredCount + conversationCount(current.originalHistory.slice(0, count));
+              return marks.span(before(start), before(end));
+            },
       protectTokens: budget.protectTokens,
       keepGroups,
     });

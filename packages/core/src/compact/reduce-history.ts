@@ -49,6 +49,8 @@ export interface ReduceHistoryOptions {
   keepGroups?: number;
   /** References to write next to each cut (see `RecallMarks`). */
   marks?: RecallMarks | undefined;
+  /** The reference of history messages `start`..`end` (exclusive), for collapsed exchanges. */
+  spanRef?: ((start: number, end: number) => string | undefined) | undefined;
 }
 
 /** What {@link reduceHistory} returns. */
@@ -94,6 +96,7 @@ export function reduceHistory(
     protectTokens = 0,
     keepGroups,
     marks,
+    spanRef,
   }: ReduceHistoryOptions,
 ): ReduceHistoryResult {
   const end = history.length;
@@ -184,7 +187,7 @@ export function reduceHistory(
         const key = `${span.start}:${span.end}`;
         let message = collapsed.get(key);
         if (message === undefined) {
-          message = collapseSpan(history, span, collapse.assistantChars);
+          message = collapseSpan(history, span, collapse.assistantChars, spanRef?.(span.start, span.end));
           collapsed.set(key, message);
         }
         const saved =

@@ -132,6 +132,22 @@ describe('every cut is recoverable through spillway_recall', () => {
               !text.includes(JSON.stringify(message.content).slice(1, -1)),
           );
           if (left.length > 0) expect(text).toMatch(/ref=s\.\d+-\d+\./);
+          // Any text message not shown whole (summarized, dropped, or a reply shortened in a
+          // condensed exchange) lies in a span some reference names.
+          const spans = [...text.matchAll(/ref=s\.(\d+)-(\d+)\./g)].map((found) => [
+            Number(found[1]),
+            Number(found[2]),
+          ]);
+          messages
+            .filter((message) => message.role !== 'system')
+            .forEach((message, number) => {
+              if (typeof message.content !== 'string') return;
+              if (text.includes(JSON.stringify(message.content).slice(1, -1))) return;
+              expect(
+                spans.some(([from, to]) => from! <= number && number < to!),
+                `message ${number} (${message.role}) is covered by a span reference`,
+              ).toBe(true);
+            });
 
           // Every reference reads back the original.
           const conversation = messages.filter((message) => message.role !== 'system');

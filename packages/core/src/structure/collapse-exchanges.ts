@@ -1,5 +1,6 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message } from '../message/message';
+import { refAnnotation } from '../recall/recall-ref';
 import type { TruncationRecord } from '../truncate/truncation-record';
 
 /** Options of {@link collapseExchanges}. */
@@ -156,13 +157,23 @@ export function collapseSpan(
   messages: readonly Message[],
   { start, end }: ExchangeSpan,
   assistantChars: number,
+  ref?: string,
 ): Message {
   const lines = [COLLAPSED_HEADER];
+  let shortened = false;
   for (let index = start; index < end; index++) {
     const message = messages[index]!;
     const text = textOf(message);
-    lines.push(message.role === 'user' ? `User: ${text}` : `Assistant: ${shorten(text, assistantChars)}`);
+    if (message.role === 'user') {
+      lines.push(`User: ${text}`);
+      continue;
+    }
+    const reply = shorten(text, assistantChars);
+    shortened ||= reply !== text || Array.isArray(message.content);
+    lines.push(`Assistant: ${reply}`);
   }
+  // Replies were cut: the reference of the exchanges in full (recall, issue 16).
+  if (shortened && ref !== undefined) lines.push(`[The exchanges in full: ${refAnnotation(ref)}]`);
   return { role: 'user', content: lines.join('\n') };
 }
 
