@@ -1,7 +1,7 @@
 import { diffArrays } from 'diff';
 import { InvalidConfigError } from '../errors/invalid-config-error';
-import type { Message, MessagePart, ToolResultPart } from '../message/message';
-import { replaceParts } from '../truncate/replace-parts';
+import type { Message, ToolResultPart } from '../message/message';
+import { PartReplacements, withNoteContent } from '../truncate/replace-parts';
 import type { TruncationRecord } from '../truncate/truncation-record';
 import type { TruncationResult } from '../truncate/truncation-result';
 
@@ -87,7 +87,7 @@ export function clusterResultsWhere(
 ): TruncationResult {
   checkClusterOptions({ before, similarity, minChars, maxNoteShare });
   const representatives = new Map<string, Representative[]>();
-  const replacements = new Map<number, Map<number, MessagePart>>();
+  const replacements = new PartReplacements();
   const records: TruncationRecord[] = [];
   const end = Math.min(before, messages.length);
   for (let messageIndex = 0; messageIndex < end; messageIndex++) {
@@ -113,16 +113,7 @@ export function clusterResultsWhere(
         return;
       }
       best.members++;
-      const replaced: ToolResultPart = {
-        ...part,
-        content: typeof part.content === 'string' ? note : [{ type: 'text', text: note }],
-      };
-      let messageReplacements = replacements.get(messageIndex);
-      if (messageReplacements === undefined) {
-        messageReplacements = new Map();
-        replacements.set(messageIndex, messageReplacements);
-      }
-      messageReplacements.set(partIndex, replaced);
+      replacements.set(messageIndex, partIndex, withNoteContent(part, note));
       records.push({
         kind: 'near-duplicate',
         messageIndex,
@@ -133,11 +124,7 @@ export function clusterResultsWhere(
       });
     });
   }
-  const output = messages.map((message, messageIndex) => {
-    const messageReplacements = replacements.get(messageIndex);
-    return messageReplacements === undefined ? message : replaceParts(message, messageReplacements);
-  });
-  return { messages: output, records };
+  return { messages: replacements.apply(messages), records };
 }
 
 function checkClusterOptions({

@@ -1,12 +1,12 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
-import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '../message/message';
+import type { Message, ToolCallPart, ToolResultPart } from '../message/message';
 import type { RecallMarks } from '../recall/recall-marks';
 import { refAnnotation } from '../recall/recall-ref';
 import { defaultToolMapping } from '../structure/default-tool-mapping';
 import type { ToolEffect, ToolMapping } from '../structure/tool-effect';
 import { supersededNote, type ToolEvent, toolEffectState } from '../structure/tool-effect-state';
 import { canonicalJson } from './canonical-json';
-import { replaceParts } from './replace-parts';
+import { PartReplacements, withNoteContent } from './replace-parts';
 import type { TruncationRecord } from './truncation-record';
 import type { TruncationResult } from './truncation-result';
 
@@ -176,7 +176,7 @@ export function supersedeToolResults(
     else if (messageIndex < before) duplicateOf.set(rank, first);
   });
 
-  const replacements = new Map<number, Map<number, MessagePart>>();
+  const replacements = new PartReplacements();
   const records: TruncationRecord[] = [];
   results.forEach(({ messageIndex, partIndex, result }, rank) => {
     const chars = contentChars(result);
@@ -197,16 +197,7 @@ export function supersedeToolResults(
     if (kind !== undefined && note !== undefined) {
       const ref = marks === undefined || !hasText(result) ? undefined : marks.toolResult(result, 0);
       if (ref !== undefined) note = `${note} ${refAnnotation(ref)}`;
-      const replaced: ToolResultPart = {
-        ...result,
-        content: typeof result.content === 'string' ? note : [{ type: 'text', text: note }],
-      };
-      let messageReplacements = replacements.get(messageIndex);
-      if (messageReplacements === undefined) {
-        messageReplacements = new Map();
-        replacements.set(messageIndex, messageReplacements);
-      }
-      messageReplacements.set(partIndex, replaced);
+      replacements.set(messageIndex, partIndex, withNoteContent(result, note));
       records.push({
         kind,
         messageIndex,
@@ -218,11 +209,7 @@ export function supersedeToolResults(
     }
   });
 
-  const output = messages.map((message, messageIndex) => {
-    const messageReplacements = replacements.get(messageIndex);
-    return messageReplacements === undefined ? message : replaceParts(message, messageReplacements);
-  });
-  return { messages: output, records };
+  return { messages: replacements.apply(messages), records };
 }
 
 /** The tool name and the call's target key, or `undefined` when the call has no key (or the key function threw). */
