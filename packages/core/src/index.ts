@@ -6,12 +6,12 @@ export {
   callWithOverflowRecovery,
 } from './compact/call-with-overflow-recovery';
 export {
-  type CompactionAction,
   type CompactMessagesOptions,
   type CompactMessagesResult,
   type CompactRequestOptions,
   compactMessages,
 } from './compact/compact-messages';
+export type { CompactionAction } from './compact/compaction-action';
 export type {
   CompactionEvent,
   CompactionEventHandler,

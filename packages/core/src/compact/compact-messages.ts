@@ -18,6 +18,7 @@ import { capToolResults } from '../truncate/cap-tool-results';
 import { replaceImages } from '../truncate/replace-images';
 import type { TruncationRecord } from '../truncate/truncation-record';
 import { boundSummaries } from './bound-summaries';
+import { ACTION_ORDER, type CompactionAction } from './compaction-action';
 import type { CompactionReason } from './compaction-event';
 import {
   assembleRequest,
@@ -91,21 +92,6 @@ export interface CompactRequestOptions {
 /** Options of {@link compactMessages}. */
 export type CompactMessagesOptions = CompactionOptions & CompactRequestOptions;
 
-/** A step {@link compactMessages} took, in order. */
-export type CompactionAction =
-  | 'cap-tool-results'
-  | 'tool-result-media'
-  | 'apply-summary'
-  | 'replace-images'
-  | 'supersede-tool-results'
-  | 'collapse-exchanges'
-  | 'cluster-tool-results'
-  | 'reduce-tool-results'
-  | 'summarize'
-  | 'summarize-failed'
-  | 'drop-oldest'
-  | 'shrink-current-turn';
-
 /** What {@link compactMessages} returns. */
 export interface CompactMessagesResult {
   /** The messages to send. Messages it did not change are the caller's own objects. */
@@ -148,21 +134,6 @@ export interface CompactMessagesResult {
 export const OVERFLOW_KEEP_GROUPS = [4, 2, 1, 0] as const;
 /** Share of the compact budget each overflow retry aims at. */
 const OVERFLOW_TARGET_SHARE = [0.8, 0.6, 0.4, 0.25] as const;
-
-const ACTION_ORDER: readonly CompactionAction[] = [
-  'cap-tool-results',
-  'tool-result-media',
-  'apply-summary',
-  'replace-images',
-  'supersede-tool-results',
-  'collapse-exchanges',
-  'cluster-tool-results',
-  'reduce-tool-results',
-  'summarize',
-  'summarize-failed',
-  'drop-oldest',
-  'shrink-current-turn',
-];
 
 /**
  * The whole pipeline as one async function, for applications that keep their own state: before a

@@ -14,7 +14,7 @@ import { reduceToolResults } from '../truncate/reduce-tool-results';
 import { replaceImages } from '../truncate/replace-images';
 import { supersedeToolResults } from '../truncate/supersede-tool-results';
 import type { TruncationRecord } from '../truncate/truncation-record';
-import type { CompactionAction } from './compact-messages';
+import type { CompactionAction } from './compaction-action';
 import { olderBoundary } from './older-boundary';
 
 /** Options of {@link reduceHistory}. */
