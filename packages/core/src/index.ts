@@ -157,13 +157,11 @@ export {
   checkCompactionStore,
   type StoreConformanceReport,
 } from './store/conformance/check-compaction-store';
-export {
-  conformanceState,
-  type StoreCapability,
-  type StoreConformanceCase,
-  type StoreConformanceOptions,
-  storeConformanceCases,
-} from './store/conformance/store-conformance-cases';
+export type { StoreCapability, StoreConformanceCase } from './store/conformance/conformance-group';
+export { conformanceState } from './store/conformance/conformance-state';
+export { LEASE_DAMAGES, type LeaseDamage } from './store/conformance/lease-damage';
+export { storeConformanceCases } from './store/conformance/store-conformance-cases';
+export type { StoreConformanceOptions } from './store/conformance/store-conformance-options';
 export {
   type AcquireLeaseOptions,
   type AcquireLeaseResult,

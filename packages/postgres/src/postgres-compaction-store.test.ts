@@ -3,6 +3,7 @@ import {
   type CompactionStore,
   conformanceState,
   createCompactor,
+  type LeaseDamage,
   storeConformanceCases,
 } from '@spillway/core';
 import pg from 'pg';
@@ -55,6 +56,32 @@ describe.each(Object.entries(clients))('PostgresCompactionStore with %s', (_name
         [id],
       );
       return rows[0]?.state as string | undefined;
+    },
+    writeRawState: async (_store: CompactionStore, id: string, { stateText, revision }) => {
+      await connection.client.query(
+        `INSERT INTO ${table} (conversation_id, revision, state) VALUES ($1, $2, $3)
+         ON CONFLICT (conversation_id) DO UPDATE SET state = EXCLUDED.state, revision = EXCLUDED.revision`,
+        [id, revision, stateText],
+      );
+    },
+    damageLease: async (_store: CompactionStore, id: string, damage: LeaseDamage) => {
+      const damages: Record<LeaseDamage, string | undefined> = {
+        'counter-not-a-number': undefined,
+        'counter-negative': 'fence = -5',
+        'counter-out-of-range': 'fence = 9223372036854775807',
+        'counter-lost': 'fence = 0',
+        'counter-wrong-type': undefined,
+        'lease-unreadable':
+          "lease_token = -1, lease_holder = NULL, lease_expires_at = now() + interval '1 minute'",
+        'lease-never-expires': "lease_token = fence, lease_holder = 'ghost', lease_expires_at = 'infinity'",
+        'lease-not-granted':
+          "lease_token = 999999, lease_holder = 'ghost', lease_expires_at = now() + interval '1 minute'",
+        'lease-wrong-type': undefined,
+      };
+      const change = damages[damage];
+      if (change === undefined) return false;
+      await connection.client.query(`UPDATE ${table} SET ${change} WHERE conversation_id = $1`, [id]);
+      return true;
     },
   });
   for (const testCase of cases) {

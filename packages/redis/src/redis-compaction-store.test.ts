@@ -2,6 +2,7 @@ import {
   type CompactionStore,
   conformanceState,
   createCompactor,
+  type LeaseDamage,
   storeConformanceCases,
 } from '@spillway/core';
 import { Redis } from 'ioredis';
@@ -64,6 +65,25 @@ describe.each(Object.entries(clients))('RedisCompactionStore with %s', (_name, c
       await raw.set(stateKey(store, id), value);
     },
     readRawValue: async (store, id) => (await raw.get(stateKey(store, id))) ?? undefined,
+    writeRawState: async (store, id, { stateText, revision }) => {
+      await raw.set(stateKey(store, id), `{"spillway":1,"revision":${revision},"state":${stateText}}`);
+    },
+    damageLease: async (store, id, damage) => {
+      const [, lease, fence] = (store as RedisCompactionStore).keys(id);
+      const damages: Record<LeaseDamage, () => Promise<unknown>> = {
+        'counter-not-a-number': () => raw.set(fence, 'abc'),
+        'counter-negative': () => raw.set(fence, '-5'),
+        'counter-out-of-range': () => raw.set(fence, '99999999999999999999'),
+        'counter-lost': () => raw.del(fence),
+        'counter-wrong-type': () => raw.multi().del(fence).hset(fence, 'token', '1').exec(),
+        'lease-unreadable': () => raw.set(lease, 'garbage', 'PX', 60_000),
+        'lease-never-expires': async () => raw.set(lease, `${await raw.get(fence)}:ghost`),
+        'lease-not-granted': () => raw.set(lease, '999999:ghost', 'PX', 60_000),
+        'lease-wrong-type': () => raw.multi().del(lease).rpush(lease, 'x').pexpire(lease, 60_000).exec(),
+      };
+      await damages[damage]();
+      return true;
+    },
   });
   for (const testCase of cases) {
     it(`${testCase.capability}: ${testCase.name}`, async (context) => {

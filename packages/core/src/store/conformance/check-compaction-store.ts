@@ -1,4 +1,5 @@
-import { type StoreConformanceOptions, storeConformanceCases } from './store-conformance-cases';
+import { storeConformanceCases } from './store-conformance-cases';
+import type { StoreConformanceOptions } from './store-conformance-options';
 
 /** What {@link checkCompactionStore} found. */
 export interface StoreConformanceReport {
