@@ -37,15 +37,17 @@ export interface RedisCommands {
 
 const hashes = new Map<string, Promise<string>>();
 
-/** SHA-1 of a script in hex, with Web Crypto (Node 20+, edge runtimes). */
+/** SHA-1 of a text's UTF-8 bytes in hex, with Web Crypto (Node 20+, edge runtimes); what Redis's `sha1hex` gives. */
+export async function sha1Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** SHA-1 of a script, computed once. */
 function sha1Of(source: string): Promise<string> {
   let hash = hashes.get(source);
   if (hash === undefined) {
-    hash = globalThis.crypto.subtle
-      .digest('SHA-1', new TextEncoder().encode(source))
-      .then((digest) =>
-        [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join(''),
-      );
+    hash = sha1Hex(source);
     hashes.set(source, hash);
   }
   return hash;

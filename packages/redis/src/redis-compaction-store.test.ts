@@ -172,6 +172,54 @@ describe('RedisCompactionStore', () => {
     await client.quit();
   });
 
+  it('a key of another Redis type is an unreadable value: reported, refused, never overwritten by compareAndSet', async () => {
+    const client = new Redis(url);
+    const store = new RedisCompactionStore({ client, keyPrefix: 'wrong-type:' });
+    const [key] = store.keys('h');
+    await client.hset(key, 'spillway', '1');
+    await expect(store.read('h')).rejects.toMatchObject({
+      name: 'InvalidStoredStateError',
+      reason: 'not-json',
+    });
+    for (const expectedRevision of [0, 1]) {
+      expect(await store.compareAndSet('h', conformanceState(1), { expectedRevision })).toEqual({
+        ok: false,
+        reason: 'unreadable',
+      });
+    }
+    expect(await client.type(key)).toBe('hash');
+    await store.set('h', conformanceState(2)); // a plain set is the explicit overwrite
+    expect(await store.get('h')).toEqual(conformanceState(2));
+    await store.delete('h');
+    await client.quit();
+  });
+
+  it('compareAndSet writes only over the value it checked: a value changed in between is checked again', async () => {
+    const client = new Redis(url);
+    const raw = new Redis(url);
+    const writer = new RedisCompactionStore({ client, keyPrefix: 'changed:' });
+    await writer.set('c', conformanceState(1));
+    const [key] = writer.keys('c');
+    const corrupt = '{"spillway":1,"revision":1,"state":{"version":1,"summaries":"changed meanwhile"}}';
+    let gets = 0;
+    // The @upstash/redis shape, with a foreign writer slipping in right after the store's first GET.
+    const shape: RedisScriptClient = {
+      get: async (name) => {
+        const value = await client.get(name);
+        if (name === key && gets++ === 0) await raw.set(key, corrupt);
+        return value;
+      },
+      eval: (script, keys, args) => client.eval(script, keys.length, ...keys, ...args),
+    };
+    const store = new RedisCompactionStore({ keyPrefix: 'changed:', client: shape });
+    const write = await store.compareAndSet('c', conformanceState(2), { expectedRevision: 1 });
+    expect(write).toEqual({ ok: false, reason: 'unreadable' });
+    expect(gets).toBe(2);
+    expect(await raw.get(key)).toBe(corrupt);
+    await writer.delete('c');
+    await Promise.all([client.quit(), raw.quit()]);
+  });
+
   it('rejects bad options', () => {
     expect(() => new RedisCompactionStore({ client: {} as never })).toThrow(/client/);
     const client = { get: async () => null, eval: async () => null };

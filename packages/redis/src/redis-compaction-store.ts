@@ -6,6 +6,7 @@ import {
   type CompareAndSetResult,
   decodeCompactionEnvelope,
   InvalidConfigError,
+  InvalidStoredStateError,
   type LeasingCompactionStore,
   type VersionedCompactionState,
 } from '@spillway/core';
@@ -17,7 +18,10 @@ import {
   RENEW_LEASE_SCRIPT,
   SET_SCRIPT,
 } from './lua-scripts';
-import { type RedisClientLike, type RedisCommands, toRedisCommands } from './redis-client';
+import { type RedisClientLike, type RedisCommands, sha1Hex, toRedisCommands } from './redis-client';
+
+/** How many times a compare-and-set checks the value again when another writer changed it meanwhile. */
+const MAX_CHECKS = 5;
 
 /** Options of {@link RedisCompactionStore}. */
 export interface RedisCompactionStoreOptions {
@@ -45,8 +49,10 @@ export interface RedisCompactionStoreOptions {
  * A compaction store in Redis, shared by every server instance: versioned compare-and-set writes
  * (a late writer never overwrites a newer state) and a per-conversation lease with expiry and a
  * fencing token, each one Lua script (atomic in Redis). Values are JSON envelopes carrying their
- * schema; a value under the key that is not one is reported (`InvalidStoredStateError`) and never
- * overwritten by a compare-and-set.
+ * schema; a value under the key that `read()` rejects is reported (`InvalidStoredStateError`) and
+ * never overwritten by a compare-and-set, whatever revision it carries. Damaged lease bookkeeping (a
+ * counter that is not a number, a lease record the store did not write) is repaired on the next
+ * lease grant, with fencing tokens still growing.
  *
  * @example
  * import Redis from 'ioredis';
@@ -94,7 +100,7 @@ export class RedisCompactionStore implements LeasingCompactionStore {
   }
 
   async read(conversationId: string): Promise<VersionedCompactionState | undefined> {
-    const value = await this.#commands.get(this.keys(conversationId)[0]);
+    const value = await this.#getState(this.keys(conversationId)[0]);
     if (value === null || value === undefined) return undefined;
     return decodeCompactionEnvelope(value);
   }
@@ -111,17 +117,64 @@ export class RedisCompactionStore implements LeasingCompactionStore {
     state: CompactionState,
     { expectedRevision, fencingToken }: CompareAndSetOptions,
   ): Promise<CompareAndSetResult> {
-    const reply = await this.#commands.run(COMPARE_AND_SET_SCRIPT, this.keys(conversationId), [
-      JSON.stringify(state),
-      String(expectedRevision),
-      fencingToken === undefined ? '' : String(fencingToken),
-      String(this.#ttlMs),
-    ]);
-    const [ok, detail] = asPair(reply);
-    if (Number(ok) === 1) return { ok: true, revision: Number(detail) };
-    const reason = String(detail);
-    if (reason === 'conflict' || reason === 'fenced' || reason === 'unreadable') return { ok: false, reason };
-    throw new Error(`Unexpected reply from the compare-and-set script: ${JSON.stringify(reply)}`);
+    const keys = this.keys(conversationId);
+    const json = JSON.stringify(state);
+    // The value is checked here, by the code `read()` uses; the script writes only over the very
+    // value that was checked. Another writer changing it in between sends us round again.
+    for (let attempt = 1; ; attempt++) {
+      const seen = await this.#inspect(keys[0]);
+      const reply = await this.#commands.run(COMPARE_AND_SET_SCRIPT, keys, [
+        json,
+        String(expectedRevision),
+        fencingToken === undefined ? '' : String(fencingToken),
+        String(this.#ttlMs),
+        seen.sha1,
+        seen.revision === undefined ? '' : String(seen.revision),
+      ]);
+      const [ok, detail] = asPair(reply);
+      if (Number(ok) === 1) return { ok: true, revision: Number(detail) };
+      const reason = String(detail);
+      if (reason === 'changed') {
+        if (attempt < MAX_CHECKS) continue;
+        return { ok: false, reason: 'conflict' };
+      }
+      if (reason === 'conflict' || reason === 'fenced' || reason === 'unreadable')
+        return { ok: false, reason };
+      throw new Error(`Unexpected reply from the compare-and-set script: ${JSON.stringify(reply)}`);
+    }
+  }
+
+  /** The SHA-1 of the value under the state key ('' when none) and its revision (`undefined`: unreadable). */
+  async #inspect(key: string): Promise<{ sha1: string; revision: number | undefined }> {
+    let value: unknown;
+    try {
+      value = await this.#getState(key);
+    } catch (error) {
+      if (InvalidStoredStateError.isInstance(error)) return { sha1: '', revision: undefined };
+      throw error;
+    }
+    if (value === null || value === undefined) return { sha1: '', revision: 0 };
+    // A client that parses JSON itself hands back an object: its canonical text is what Spillway wrote.
+    const sha1 = await sha1Hex(typeof value === 'string' ? value : JSON.stringify(value));
+    try {
+      return { sha1, revision: decodeCompactionEnvelope(value).revision };
+    } catch (error) {
+      if (InvalidStoredStateError.isInstance(error)) return { sha1, revision: undefined };
+      throw error;
+    }
+  }
+
+  /** GET of the state key; a key of another type is an unreadable value, not a Redis failure. */
+  async #getState(key: string): Promise<unknown> {
+    try {
+      return await this.#commands.get(key);
+    } catch (error) {
+      if (!/WRONGTYPE/.test(error instanceof Error ? error.message : String(error))) throw error;
+      throw new InvalidStoredStateError({
+        reason: 'not-json',
+        message: 'The key holds a Redis type other than a string',
+      });
+    }
   }
 
   async delete(conversationId: string): Promise<void> {
