@@ -151,6 +151,34 @@ describe('PostgresCompactionStore', () => {
     expect(() => new PostgresCompactionStore({ client: pool, ttlSeconds: -1 })).toThrow(/ttlSeconds/);
   });
 
+  it('compareAndSet writes only over the row it checked: a row changed in between is checked again', async () => {
+    const pool = new pg.Pool({ connectionString: url });
+    const table = `changed_${Math.random().toString(36).slice(2, 8)}`;
+    const writer = new PostgresCompactionStore({ client: pool, table });
+    await writer.ensureSchema();
+    await writer.set('c', conformanceState(1));
+    const corrupt = '{"version":1,"summaries":"changed meanwhile"}';
+    let checks = 0;
+    // A foreign writer slips in right after the store's first look at the row.
+    const client: PostgresQueryable = {
+      query: async (text, params) => {
+        const result = await pool.query(text, params);
+        if (text.includes('AS live') && checks++ === 0) {
+          await pool.query(`UPDATE ${table} SET state = $1 WHERE conversation_id = 'c'`, [corrupt]);
+        }
+        return result;
+      },
+    };
+    const store = new PostgresCompactionStore({ client, table });
+    const write = await store.compareAndSet('c', conformanceState(2), { expectedRevision: 1 });
+    expect(write).toEqual({ ok: false, reason: 'unreadable' });
+    expect(checks).toBe(2);
+    const { rows } = await pool.query(`SELECT state FROM ${table} WHERE conversation_id = 'c'`);
+    expect(rows[0].state).toBe(corrupt);
+    await pool.query(`DROP TABLE ${table}`);
+    await pool.end();
+  });
+
   it('two compactors, one through pg and one through another pool, share one summary', async () => {
     const one = new pg.Pool({ connectionString: url });
     const two = new pg.Pool({ connectionString: url });

@@ -37,10 +37,34 @@ export interface PostgresCompactionStoreOptions {
 }
 
 /** A row's state counts only when present and unexpired; otherwise the conversation has none (revision 0). */
-const EFFECTIVE_REVISION = (alias: string) =>
-  `(CASE WHEN ${alias}.state IS NULL OR (${alias}.expires_at IS NOT NULL AND ${alias}.expires_at <= now()) THEN 0 ELSE ${alias}.revision END)`;
+const LIVE_STATE = (alias: string) =>
+  `(${alias}.state IS NOT NULL AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > now()))`;
 const EXPIRY = (parameter: string) =>
   `(CASE WHEN ${parameter}::double precision > 0 THEN now() + ${parameter}::double precision * interval '1 millisecond' END)`;
+
+/** The largest fencing token the store grants: JavaScript holds every token up to it exactly. */
+const MAX_TOKEN = '9007199254740990';
+/** A counter or token the store can have written, else 0. */
+const GRANTED = (column: string) =>
+  `(CASE WHEN ${column} BETWEEN 0 AND ${MAX_TOKEN} THEN ${column} ELSE 0 END)`;
+/**
+ * Whether the row's lease holds: a token the counter granted, an expiry that is a time and still
+ * ahead. Anything else (a damaged counter or lease, no expiry, `infinity`) cannot back a write.
+ */
+const LEASE_HELD = (alias: string) =>
+  `COALESCE(${alias}.lease_token = ${alias}.fence AND ${alias}.fence BETWEEN 1 AND ${MAX_TOKEN}
+    AND isfinite(${alias}.lease_expires_at) AND ${alias}.lease_expires_at > now(), false)`;
+/**
+ * The next token: above the counter and any token a lease record names. A counter out of range
+ * (damaged) is replaced by the time in milliseconds, above anything a counter that counts grants
+ * reaches, so tokens keep growing past the damage.
+ */
+const NEXT_TOKEN = (alias: string) =>
+  `(GREATEST(${GRANTED(`${alias}.fence`)}, ${GRANTED(`${alias}.lease_token`)},
+    CASE WHEN ${alias}.fence BETWEEN 0 AND ${MAX_TOKEN} THEN 0
+      ELSE (extract(epoch FROM now()) * 1000)::bigint END) + 1)`;
+/** How many times a compare-and-set checks the row again when another writer changed it meanwhile. */
+const MAX_CHECKS = 5;
 
 /**
  * A compaction store in Postgres, shared by every server instance: one row per conversation holding
@@ -117,19 +141,11 @@ $spillway$`);
 
   async read(conversationId: string): Promise<VersionedCompactionState | undefined> {
     const { rows } = await this.#client.query(
-      `SELECT schema_version, revision::text AS revision, state FROM ${this.#table.sql}
-       WHERE conversation_id = $1 AND state IS NOT NULL AND (expires_at IS NULL OR expires_at > now())`,
+      `SELECT schema_version, revision::text AS revision, state FROM ${this.#table.sql} AS s
+       WHERE conversation_id = $1 AND ${LIVE_STATE('s')}`,
       [conversationId],
     );
-    const row = rows[0];
-    if (row === undefined) return undefined;
-    if (Number(row.schema_version) > POSTGRES_ROW_SCHEMA) {
-      throw new InvalidStoredStateError({
-        reason: 'unsupported-version',
-        message: `The row has schema_version ${row.schema_version}; this release reads ${POSTGRES_ROW_SCHEMA}`,
-      });
-    }
-    return { state: parseCompactionState(row.state), revision: Number(row.revision) };
+    return rows[0] === undefined ? undefined : decodeRow(rows[0]);
   }
 
   async set(conversationId: string, state: CompactionState): Promise<void> {
@@ -137,7 +153,8 @@ $spillway$`);
       `INSERT INTO ${this.#table.sql} AS s (conversation_id, schema_version, revision, state, expires_at, updated_at)
        VALUES ($1, ${POSTGRES_ROW_SCHEMA}, 1, $2, ${EXPIRY('$3')}, now())
        ON CONFLICT (conversation_id) DO UPDATE SET
-         schema_version = ${POSTGRES_ROW_SCHEMA}, revision = ${EFFECTIVE_REVISION('s')} + 1,
+         schema_version = ${POSTGRES_ROW_SCHEMA},
+         revision = (CASE WHEN ${LIVE_STATE('s')} THEN s.revision ELSE 0 END) + 1,
          state = EXCLUDED.state, expires_at = EXCLUDED.expires_at, updated_at = now()`,
       [conversationId, JSON.stringify(state), this.#ttlMs],
     );
@@ -150,36 +167,51 @@ $spillway$`);
   ): Promise<CompareAndSetResult> {
     const json = JSON.stringify(state);
     const fence = fencingToken === undefined ? null : String(fencingToken);
-    const updated = await this.#client.query(
-      `UPDATE ${this.#table.sql} AS s SET
-         schema_version = ${POSTGRES_ROW_SCHEMA}, revision = ${EFFECTIVE_REVISION('s')} + 1,
-         state = $2, expires_at = ${EXPIRY('$5')}, updated_at = now()
-       WHERE s.conversation_id = $1 AND ${EFFECTIVE_REVISION('s')} = $3::bigint
-         AND ($4::bigint IS NULL OR s.fence = $4::bigint) AND s.schema_version <= ${POSTGRES_ROW_SCHEMA}
-       RETURNING s.revision::text AS revision`,
-      [conversationId, json, String(expectedRevision), fence, this.#ttlMs],
-    );
-    if (updated.rows[0]) return { ok: true, revision: Number(updated.rows[0].revision) };
-    if (expectedRevision === 0 && fence === null) {
-      const inserted = await this.#client.query(
-        `INSERT INTO ${this.#table.sql} (conversation_id, schema_version, revision, state, expires_at, updated_at)
-         VALUES ($1, ${POSTGRES_ROW_SCHEMA}, 1, $2, ${EXPIRY('$3')}, now())
-         ON CONFLICT (conversation_id) DO NOTHING
-         RETURNING revision::text AS revision`,
-        [conversationId, json, this.#ttlMs],
+    // The row is checked here, by the code `read()` uses; the write then happens only over the very
+    // row that was checked (same revision, same state text). Another writer changing it in between
+    // sends us round again.
+    for (let attempt = 1; attempt <= MAX_CHECKS; attempt++) {
+      const { rows } = await this.#client.query(
+        `SELECT schema_version, revision::text AS revision, fence::text AS fence, state, ${LIVE_STATE('s')} AS live
+         FROM ${this.#table.sql} AS s WHERE conversation_id = $1`,
+        [conversationId],
       );
-      if (inserted.rows[0]) return { ok: true, revision: Number(inserted.rows[0].revision) };
-    }
-    // Refused: say why (the statements above were the atomic check; this only explains it).
-    const { rows } = await this.#client.query(
-      `SELECT fence::text AS fence, schema_version, state FROM ${this.#table.sql} WHERE conversation_id = $1`,
-      [conversationId],
-    );
-    const row = rows[0];
-    if (fence !== null && (row === undefined || String(row.fence) !== fence))
-      return { ok: false, reason: 'fenced' };
-    if (row !== undefined && (Number(row.schema_version) > POSTGRES_ROW_SCHEMA || !readable(row.state))) {
-      return { ok: false, reason: 'unreadable' };
+      const row = rows[0];
+      if (fence !== null && (row === undefined || String(row.fence) !== fence)) {
+        return { ok: false, reason: 'fenced' };
+      }
+      if (row !== undefined && Number(row.schema_version) > POSTGRES_ROW_SCHEMA) {
+        return { ok: false, reason: 'unreadable' };
+      }
+      let current = 0;
+      if (row?.live === true) {
+        try {
+          current = decodeRow(row).revision;
+        } catch (error) {
+          if (InvalidStoredStateError.isInstance(error)) return { ok: false, reason: 'unreadable' };
+          throw error;
+        }
+      }
+      if (current !== expectedRevision) return { ok: false, reason: 'conflict' };
+      const written =
+        row === undefined
+          ? await this.#client.query(
+              `INSERT INTO ${this.#table.sql} (conversation_id, schema_version, revision, state, expires_at, updated_at)
+               VALUES ($1, ${POSTGRES_ROW_SCHEMA}, 1, $2, ${EXPIRY('$3')}, now())
+               ON CONFLICT (conversation_id) DO NOTHING
+               RETURNING revision::text AS revision`,
+              [conversationId, json, this.#ttlMs],
+            )
+          : await this.#client.query(
+              `UPDATE ${this.#table.sql} AS s SET
+                 schema_version = ${POSTGRES_ROW_SCHEMA}, revision = $3::bigint + 1,
+                 state = $2, expires_at = ${EXPIRY('$4')}, updated_at = now()
+               WHERE s.conversation_id = $1 AND s.revision = $5::bigint AND s.state IS NOT DISTINCT FROM $6::text
+                 AND ($7::bigint IS NULL OR s.fence = $7::bigint) AND s.schema_version <= ${POSTGRES_ROW_SCHEMA}
+               RETURNING s.revision::text AS revision`,
+              [conversationId, json, String(current), this.#ttlMs, String(row.revision), row.state, fence],
+            );
+      if (written.rows[0]) return { ok: true, revision: Number(written.rows[0].revision) };
     }
     return { ok: false, reason: 'conflict' };
   }
@@ -197,9 +229,9 @@ $spillway$`);
       `INSERT INTO ${this.#table.sql} AS s (conversation_id, fence, lease_token, lease_holder, lease_expires_at)
        VALUES ($1, 1, 1, $2, now() + $3::double precision * interval '1 millisecond')
        ON CONFLICT (conversation_id) DO UPDATE SET
-         fence = s.fence + 1, lease_token = s.fence + 1,
+         fence = ${NEXT_TOKEN('s')}, lease_token = ${NEXT_TOKEN('s')},
          lease_holder = EXCLUDED.lease_holder, lease_expires_at = EXCLUDED.lease_expires_at
-       WHERE s.lease_token IS NULL OR s.lease_expires_at IS NULL OR s.lease_expires_at <= now()
+       WHERE NOT ${LEASE_HELD('s')}
        RETURNING lease_token::text AS token, (extract(epoch FROM lease_expires_at) * 1000)::double precision AS expires_at`,
       [conversationId, holder, ttl],
     );
@@ -212,7 +244,7 @@ $spillway$`);
     const { rows } = await this.#client.query(
       `SELECT lease_token::text AS token, lease_holder AS holder,
          (extract(epoch FROM lease_expires_at) * 1000)::double precision AS expires_at
-       FROM ${this.#table.sql} WHERE conversation_id = $1 AND lease_token IS NOT NULL AND lease_expires_at > now()`,
+       FROM ${this.#table.sql} AS s WHERE conversation_id = $1 AND ${LEASE_HELD('s')}`,
       [conversationId],
     );
     const current = rows[0];
@@ -234,7 +266,7 @@ $spillway$`);
   ): Promise<boolean> {
     const { rows } = await this.#client.query(
       `UPDATE ${this.#table.sql} SET lease_expires_at = now() + $3::double precision * interval '1 millisecond'
-       WHERE conversation_id = $1 AND lease_token = $2::bigint AND lease_expires_at > now()
+       WHERE conversation_id = $1 AND lease_token = $2::bigint AND fence = lease_token AND lease_expires_at > now()
        RETURNING 1 AS renewed`,
       [conversationId, String(token), Math.max(1, Math.ceil(ttlMs))],
     );
@@ -268,12 +300,13 @@ $spillway$`);
   }
 }
 
-function readable(state: unknown): boolean {
-  if (state === null || state === undefined) return true;
-  try {
-    parseCompactionState(state);
-    return true;
-  } catch {
-    return false;
+/** A row's state and revision, checked as `read()` checks them. */
+function decodeRow(row: Record<string, unknown>): VersionedCompactionState {
+  if (Number(row.schema_version) > POSTGRES_ROW_SCHEMA) {
+    throw new InvalidStoredStateError({
+      reason: 'unsupported-version',
+      message: `The row has schema_version ${row.schema_version}; this release reads ${POSTGRES_ROW_SCHEMA}`,
+    });
   }
+  return { state: parseCompactionState(row.state), revision: Number(row.revision) };
 }
