@@ -67,8 +67,10 @@ export type CompactionEvent =
     }
   | {
       /**
-       * A store call failed or was refused. The request goes on without stored state (for a read)
-       * or without storing its state (for a write); it never fails because of the store.
+       * A store call failed or was refused; the request never fails because of the store. When the
+       * store is down or too slow (`unavailable`, `timeout`) the process goes on with states kept
+       * in its own memory until the store answers again; an `unreadable` value means no stored
+       * state for the request; a refused write (`conflict`, `fenced`) leaves the newer state.
        */
       type: 'store-error';
       conversationId: string;

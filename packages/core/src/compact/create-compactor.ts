@@ -63,7 +63,8 @@ export interface CompactorOptions extends CompactionOptions {
   lease?: LeaseOptions | false;
   /**
    * Longest wait for one store call, in milliseconds. A call that fails or takes longer is reported
-   * as a `store-error` event and the request goes on without stored state.
+   * as a `store-error` event; while the store is down the compactor keeps states in memory, per
+   * process, until it answers again.
    * @default 1000
    */
   storeTimeoutMs?: number;

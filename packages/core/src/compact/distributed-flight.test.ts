@@ -49,7 +49,7 @@ function brokenStore(mode: 'throw' | 'hang'): CompactionStore {
 }
 
 describe('createCompactor with a shared store', () => {
-  it('goes on without stored state when every store call fails or hangs, and says why', async () => {
+  it('while every store call fails or hangs, summarizes once per process, and says why', async () => {
     for (const mode of ['throw', 'hang'] as const) {
       const events: CompactionEvent[] = [];
       const summarizer = vi.fn(summary);
@@ -57,22 +57,112 @@ describe('createCompactor with a shared store', () => {
         store: brokenStore(mode),
         summarizer,
         storeTimeoutMs: 20,
+        ...once,
         onEvent: (event) => events.push(event),
       });
       const { messages, contextWindow } = overThreshold();
       const prepared = await compactor.prepare(messages, { conversationId: 'down', contextWindow });
       expect(prepared.tokensAfter).toBeLessThan(contextWindow);
-      await compactor.afterResponse(messages, { conversationId: 'down', contextWindow });
-      expect(await compactor.compact(messages, { conversationId: 'down', contextWindow })).toBeDefined();
+      // The store is down: the process summarizes by itself, and keeps the summary for itself.
+      expect(prepared.stateChanged).toBe(true);
+      expect(summarizer).toHaveBeenCalledTimes(1);
+      const next = [...messages, { role: 'user', content: 'and then?' } as Message];
+      const applied = await compactor.prepare(next, { conversationId: 'down', contextWindow });
+      expect(applied.actions).toContain('apply-summary');
+      expect(applied.state).toEqual(prepared.state);
+      expect(summarizer).toHaveBeenCalledTimes(1);
+      await compactor.afterResponse(next, { conversationId: 'down', contextWindow });
+      expect(await compactor.compact(next, { conversationId: 'down', contextWindow })).toBeDefined();
       const errors = events.filter((event) => event.type === 'store-error');
       expect(errors.length).toBeGreaterThan(0);
       expect(errors[0]).toMatchObject({
         operation: 'read',
         reason: mode === 'throw' ? 'unavailable' : 'timeout',
       });
-      // With no store to share, requests do not summarize (only the manual compaction did).
+      expect(errors.every((error) => error.reason === (mode === 'throw' ? 'unavailable' : 'timeout'))).toBe(
+        true,
+      );
+      // One summary for the conversation in this process: the manual compaction found it covered.
       expect(events.filter((event) => event.type === 'compaction-start')).toHaveLength(1);
     }
+  });
+
+  it('goes back to the shared store and its lease as soon as the store answers again', async () => {
+    const shared = new MemoryCompactionStore();
+    let down = true;
+    const leases = vi.fn();
+    // The shared store, reachable or not: every call fails while `down`.
+    const flaky = new Proxy(shared, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (down) return Promise.reject(new Error('ECONNREFUSED 127.0.0.1:6379'));
+          if (property === 'acquireLease') leases(...args);
+          return value.apply(target, args);
+        };
+      },
+    });
+    const summarizer = vi.fn(summary);
+    const events: CompactionEvent[] = [];
+    const compactor = createCompactor({
+      store: flaky,
+      summarizer,
+      ...once,
+      onEvent: (event) => events.push(event),
+    });
+    const { messages, contextWindow } = overThreshold();
+    const during = await compactor.prepare(messages, { conversationId: 'flaky', contextWindow });
+    expect(during.stateChanged).toBe(true);
+    expect(await shared.read('flaky')).toBeUndefined();
+    expect(events.some((event) => event.type === 'store-error')).toBe(true);
+
+    down = false;
+    events.length = 0;
+    const after = await compactor.prepare(messages, { conversationId: 'flaky', contextWindow });
+    // The shared store had no summary: the crossing is summarized again, under the shared lease.
+    expect(after.stateChanged).toBe(true);
+    expect(summarizer).toHaveBeenCalledTimes(2);
+    expect(leases).toHaveBeenCalledTimes(1);
+    expect((await shared.read('flaky'))?.state).toEqual(after.state);
+    expect(events.filter((event) => event.type === 'store-error')).toEqual([]);
+    // Another instance sees it.
+    const other = createCompactor({ store: shared, summarizer, ...once });
+    const next = [...messages, { role: 'user', content: 'next' } as Message];
+    const applied = await other.prepare(next, { conversationId: 'flaky', contextWindow });
+    expect(applied.actions).toContain('apply-summary');
+    expect(summarizer).toHaveBeenCalledTimes(2);
+  });
+
+  it('a store that goes down mid-summary keeps the summary in the process for the outage', async () => {
+    const shared = new MemoryCompactionStore();
+    let down = false;
+    const gate = deferred();
+    const summarizer = vi.fn<Summarizer>(async (input) => {
+      await gate.promise;
+      return summary(input) as string;
+    });
+    const flaky = new Proxy(shared, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) =>
+          down ? Promise.reject(new Error('connection lost')) : value.apply(target, args);
+      },
+    });
+    const compactor = createCompactor({ store: flaky, summarizer, ...once });
+    const { messages, contextWindow } = overThreshold();
+    const running = compactor.prepare(messages, { conversationId: 'mid', contextWindow });
+    await vi.waitFor(() => expect(summarizer).toHaveBeenCalled(), { timeout: 20_000 });
+    down = true;
+    gate.resolve();
+    const made = await running;
+    expect(made.stateChanged).toBe(true);
+    expect(await shared.read('mid')).toBeUndefined();
+    const next = [...messages, { role: 'user', content: 'and then?' } as Message];
+    const applied = await compactor.prepare(next, { conversationId: 'mid', contextWindow });
+    expect(applied.actions).toContain('apply-summary');
+    expect(summarizer).toHaveBeenCalledTimes(1);
   });
 
   it('treats an unreadable stored value as no state and never overwrites it', async () => {

@@ -3,6 +3,7 @@ import { InvalidStoredStateError } from '../errors/invalid-stored-state-error';
 import type { CompactionState } from '../store/compaction-state';
 import type { CompactionStore } from '../store/compaction-store';
 import { isLeasingStore, type LeasingCompactionStore } from '../store/leasing-compaction-store';
+import { MemoryCompactionStore } from '../store/memory-compaction-store';
 import { isVersionedStore } from '../store/versioned-compaction-store';
 import type { CompactionEventHandler, StoreErrorReason, StoreOperation } from './compaction-event';
 
@@ -28,8 +29,10 @@ export interface LoadedState {
   /** The stored state, when one was read (not yet checked against the messages). */
   state: CompactionState | undefined;
   /**
-   * The revision read (0: no state), or `undefined` when the read failed or the value was
-   * unreadable: then nothing is written for this request, so nothing is overwritten blindly.
+   * The revision read (0: no state), or `undefined` when the value was unreadable: then nothing is
+   * written for this request, so nothing is overwritten blindly. Negative while the store is down
+   * or too slow: the state was read from this process's own fallback (-1: none kept there), and a
+   * write with it goes there too.
    */
   revision: number | undefined;
 }
@@ -83,6 +86,13 @@ export interface DistributedFlightOptions {
   storeTimeoutMs: number;
 }
 
+/** A failure the compactor works around by itself: the store is down, or does not answer in time. */
+const isOutage = (reason: StoreErrorReason) => reason === 'unavailable' || reason === 'timeout';
+
+/** The revision a state kept in the process's fallback goes by (always negative; see `LoadedState`). */
+const localRevision = (revision: number) => -1 - revision;
+const isLocalRevision = (revision: number) => revision < 0;
+
 class StoreTimeoutError extends Error {
   constructor(operation: string, ms: number) {
     super(`The compaction store did not answer ${operation} within ${ms} ms`);
@@ -116,6 +126,13 @@ function holderLabel(): string {
  * report failures as `store-error` events instead of throwing, compare-and-set writes with the
  * lease's fencing token, and the lease itself (take, renew while working, wait for another
  * instance's result). With a simple `get`/`set` store it reads and writes plainly.
+ *
+ * While the store is down or too slow (a call throws or times out), the compactor goes on as a
+ * process alone: states are read from and written to an in-process fallback, and a lease is taken
+ * there (single-flight per process), so conversations are still summarized, once per process. Each
+ * failed call is still reported. The first call the store answers brings the shared store and its
+ * lease back; what the fallback kept for that conversation is dropped (the shared state is the
+ * truth, and the next threshold crossing is summarized under the shared lease).
  *
  * @throws {InvalidConfigError} for a bad `lease` or `storeTimeoutMs`.
  */
@@ -153,12 +170,12 @@ export function createDistributedFlight({
     error?: unknown,
   ) => onEvent({ type: 'store-error', conversationId, operation, reason, error });
 
-  /** Runs a store call with the time limit; classifies what went wrong. */
+  /** Runs a store call with the time limit; classifies and reports what went wrong. */
   const call = async <T>(
     conversationId: string,
     operation: StoreOperation,
     work: () => Promise<T>,
-  ): Promise<{ ok: true; value: T } | { ok: false }> => {
+  ): Promise<{ ok: true; value: T } | { ok: false; reason: StoreErrorReason }> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const value = await Promise.race([
@@ -176,34 +193,80 @@ export function createDistributedFlight({
             ? 'unreadable'
             : 'unavailable';
       report(conversationId, operation, reason, error);
-      return { ok: false };
+      return { ok: false, reason };
     } finally {
       clearTimeout(timer);
     }
+  };
+
+  /** Where states and leases live while the store is down: this process only. */
+  const fallback = new MemoryCompactionStore();
+  /** Leases taken in the fallback (a write with one never carries its token to the store). */
+  const fallbackLeases = new WeakSet<HeldLease>();
+
+  const readFallback = async (conversationId: string): Promise<LoadedState> => {
+    const kept = await fallback.read(conversationId);
+    return { state: kept?.state, revision: localRevision(kept?.revision ?? 0) };
+  };
+
+  const acquireFallback = async (conversationId: string): Promise<HeldLease | 'held'> => {
+    const taken = await fallback.acquireLease(conversationId, { holder, ttlMs });
+    if (!taken.acquired) return 'held';
+    const { token } = taken.lease;
+    const lease: HeldLease = {
+      token,
+      lost: false,
+      release: () => fallback.releaseLease(conversationId, { token }),
+    };
+    fallbackLeases.add(lease);
+    return lease;
   };
 
   const flight: DistributedFlight = {
     leasing,
 
     async read(conversationId) {
-      if (versioned) {
-        const result = await call(conversationId, 'read', () => store.read(conversationId));
-        if (!result.ok) return { state: undefined, revision: undefined };
+      const result = versioned
+        ? await call(conversationId, 'read', () => store.read(conversationId))
+        : await call(conversationId, 'read', async () => {
+            const state = await store.get(conversationId);
+            return state === undefined ? undefined : { state, revision: 0 };
+          });
+      if (result.ok) {
+        // The store answers: its state is the truth again.
+        fallback.delete(conversationId);
         return { state: result.value?.state, revision: result.value?.revision ?? 0 };
       }
-      const result = await call(conversationId, 'read', () => store.get(conversationId));
-      return result.ok ? { state: result.value, revision: 0 } : { state: undefined, revision: undefined };
+      return isOutage(result.reason)
+        ? readFallback(conversationId)
+        : { state: undefined, revision: undefined };
     },
 
     async write(conversationId, state, { revision, lease: held }) {
       if (revision === undefined) return false;
-      if (!versioned) {
-        return (await call(conversationId, 'write', () => store.set(conversationId, state))).ok;
+      if (isLocalRevision(revision)) {
+        const written = await fallback.compareAndSet(conversationId, state, {
+          expectedRevision: localRevision(revision),
+        });
+        if (!written.ok) report(conversationId, 'write', written.reason);
+        return written.ok;
       }
-      const result = await call(conversationId, 'write', () =>
-        store.compareAndSet(conversationId, state, { expectedRevision: revision, fencingToken: held?.token }),
-      );
-      if (!result.ok) return false;
+      const result = versioned
+        ? await call(conversationId, 'write', () =>
+            store.compareAndSet(conversationId, state, {
+              expectedRevision: revision,
+              fencingToken: held === undefined || fallbackLeases.has(held) ? undefined : held.token,
+            }),
+          )
+        : await call(conversationId, 'write', async () => {
+            await store.set(conversationId, state);
+            return { ok: true } as const;
+          });
+      if (!result.ok) {
+        // Keep the summary for this process's next requests while the store is down.
+        if (isOutage(result.reason)) await fallback.set(conversationId, state);
+        return false;
+      }
       if (!result.value.ok) {
         report(conversationId, 'write', result.value.reason);
         return false;
@@ -216,7 +279,7 @@ export function createDistributedFlight({
       const result = await call(conversationId, 'lease', () =>
         leaseStore.acquireLease(conversationId, { holder, ttlMs }),
       );
-      if (!result.ok) return 'unavailable';
+      if (!result.ok) return isOutage(result.reason) ? acquireFallback(conversationId) : 'unavailable';
       if (!result.value.acquired) return 'held';
       const { token } = result.value.lease;
       let lost = false;
@@ -258,10 +321,13 @@ export function createDistributedFlight({
         if (abortSignal?.aborted) return { kind: 'gave-up' };
         const loaded = await flight.read(conversationId);
         if (loaded.revision === undefined) return { kind: 'gave-up' };
-        if (loaded.revision !== revision) return { kind: 'state', loaded };
-        const taken = await flight.acquire(conversationId);
+        // The store went down while another instance held the lease: go on as a process alone.
+        const outage = isLocalRevision(loaded.revision) && !isLocalRevision(revision);
+        if (loaded.revision !== revision && !outage) return { kind: 'state', loaded };
+        const taken = outage ? await acquireFallback(conversationId) : await flight.acquire(conversationId);
         if (taken === 'unavailable') return { kind: 'gave-up' };
         if (taken === 'held') continue;
+        if (outage) return { kind: 'lease', lease: taken, loaded };
         // The lease was free. Read again: the holder may have written and released in between.
         const after = await flight.read(conversationId);
         if (after.revision !== revision) {

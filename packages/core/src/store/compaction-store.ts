@@ -11,7 +11,8 @@ import type { CompactionState } from './compaction-state';
  * threshold crossing across all instances). `createCompactor` detects both at runtime.
  *
  * A method may throw or reject (the store is down, a value under the key is not a compaction
- * state): the compactor reports a `store-error` event and the request goes on without stored state.
+ * state): the compactor reports a `store-error` event and the request goes on (while the store is
+ * down, with states kept in the process's memory; for an unreadable value, without stored state).
  */
 export interface CompactionStore {
   get(conversationId: string): Promise<CompactionState | undefined>;
