@@ -242,14 +242,23 @@ export async function serverStopsMidRun(backend: StoppableBackend): Promise<void
   };
   await withInstances(3, env, async (instances) => {
     const errors: string[] = [];
+    let runsBefore = 0;
     for (let step = 0; step < 9; step++) {
-      if (step === 3) await backend.stop();
+      if (step === 3) {
+        runsBefore = log.read().filter((line) => line.phase === 'start').length;
+        await backend.stop();
+      }
       if (step === 6) await backend.restart();
       const replies = await Promise.all(
         instances.map((instance) => instance.prepare({ turns: TURNS + step, count: 10 })),
       );
       expectAllSucceeded(replies, 10);
       errors.push(...replies.flatMap((reply) => reply.storeErrors));
+      // While the server is down every instance summarizes on its own and applies its summary.
+      if (step === 5) {
+        for (const reply of replies) expect(reply.applied).toBeGreaterThan(0);
+        expect(log.read().filter((line) => line.phase === 'start').length).toBeGreaterThan(runsBefore);
+      }
     }
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.every((reason) => reason === 'unavailable' || reason === 'timeout')).toBe(true);
