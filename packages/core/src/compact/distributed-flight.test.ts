@@ -134,6 +134,38 @@ describe('createCompactor with a shared store', () => {
     expect(summarizer).toHaveBeenCalledTimes(2);
   });
 
+  it('a store that answers the read but fails the lease is not down: no summary without the shared lease', async () => {
+    const shared = new MemoryCompactionStore();
+    const failing = new Proxy(shared, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) =>
+          property === 'acquireLease'
+            ? Promise.reject(new Error('lease script failed'))
+            : value.apply(target, args);
+      },
+    });
+    const summarizer = vi.fn(summary);
+    const events: CompactionEvent[] = [];
+    const compactor = createCompactor({
+      store: failing,
+      summarizer,
+      ...once,
+      onEvent: (event) => events.push(event),
+    });
+    const { messages, contextWindow } = overThreshold();
+    const result = await compactor.prepare(messages, { conversationId: 'lease-down', contextWindow });
+    expect(result.stateChanged).toBe(false);
+    expect(result.tokensAfter).toBeLessThan(contextWindow);
+    expect(summarizer).not.toHaveBeenCalled();
+    expect(await shared.read('lease-down')).toBeUndefined();
+    expect(events.find((event) => event.type === 'store-error')).toMatchObject({
+      operation: 'lease',
+      reason: 'unavailable',
+    });
+  });
+
   it('a store that goes down mid-summary keeps the summary in the process for the outage', async () => {
     const shared = new MemoryCompactionStore();
     let down = false;

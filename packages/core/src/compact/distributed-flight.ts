@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import { InvalidStoredStateError } from '../errors/invalid-stored-state-error';
 import type { CompactionState } from '../store/compaction-state';
@@ -127,12 +128,14 @@ function holderLabel(): string {
  * lease's fencing token, and the lease itself (take, renew while working, wait for another
  * instance's result). With a simple `get`/`set` store it reads and writes plainly.
  *
- * While the store is down or too slow (a call throws or times out), the compactor goes on as a
- * process alone: states are read from and written to an in-process fallback, and a lease is taken
- * there (single-flight per process), so conversations are still summarized, once per process. Each
- * failed call is still reported. The first call the store answers brings the shared store and its
- * lease back; what the fallback kept for that conversation is dropped (the shared state is the
- * truth, and the next threshold crossing is summarized under the shared lease).
+ * While the store is down or too slow (a read throws or times out), the compactor goes on as a
+ * process alone for that conversation: its state is read from and written to an in-process
+ * fallback, and its lease is taken there (single-flight per process), so it is still summarized,
+ * once per process; a write that fails the same way keeps its state there too. Each failed call is
+ * still reported. The first read the store answers brings the shared state and lease back; what the
+ * fallback kept for that conversation is dropped (the shared state is the truth, and the next
+ * threshold crossing is summarized under the shared lease). Nothing made under a fallback lease is
+ * ever written to the store.
  *
  * @throws {InvalidConfigError} for a bad `lease` or `storeTimeoutMs`.
  */
@@ -201,7 +204,9 @@ export function createDistributedFlight({
 
   /** Where states and leases live while the store is down: this process only. */
   const fallback = new MemoryCompactionStore();
-  /** Leases taken in the fallback (a write with one never carries its token to the store). */
+  /** Conversations whose last read found the store down: their lease is taken in the fallback. */
+  const outages = new LRUCache<string, true>({ max: 1000 });
+  /** Leases taken in the fallback (a write with one never goes to the store). */
   const fallbackLeases = new WeakSet<HeldLease>();
 
   const readFallback = async (conversationId: string): Promise<LoadedState> => {
@@ -233,29 +238,34 @@ export function createDistributedFlight({
             return state === undefined ? undefined : { state, revision: 0 };
           });
       if (result.ok) {
-        // The store answers: its state is the truth again.
+        // The store answers: its state and lease are the truth again.
+        outages.delete(conversationId);
         fallback.delete(conversationId);
         return { state: result.value?.state, revision: result.value?.revision ?? 0 };
       }
-      return isOutage(result.reason)
-        ? readFallback(conversationId)
-        : { state: undefined, revision: undefined };
+      if (!isOutage(result.reason)) return { state: undefined, revision: undefined };
+      outages.set(conversationId, true);
+      return readFallback(conversationId);
     },
 
     async write(conversationId, state, { revision, lease: held }) {
       if (revision === undefined) return false;
       if (isLocalRevision(revision)) {
+        // The process's own memory, not the store: a refusal here is not a store error (the
+        // store answered meanwhile and dropped what the process kept).
         const written = await fallback.compareAndSet(conversationId, state, {
           expectedRevision: localRevision(revision),
         });
-        if (!written.ok) report(conversationId, 'write', written.reason);
         return written.ok;
       }
+      // A lease taken in the fallback never backs a write to the store (the store came back in
+      // between): the summary serves this request only.
+      if (held !== undefined && fallbackLeases.has(held)) return false;
       const result = versioned
         ? await call(conversationId, 'write', () =>
             store.compareAndSet(conversationId, state, {
               expectedRevision: revision,
-              fencingToken: held === undefined || fallbackLeases.has(held) ? undefined : held.token,
+              fencingToken: held?.token,
             }),
           )
         : await call(conversationId, 'write', async () => {
@@ -276,10 +286,13 @@ export function createDistributedFlight({
 
     async acquire(conversationId) {
       if (!leasing) return 'unavailable';
+      // Read from the fallback: the lease goes with it. (A store that answered the read but fails
+      // the lease is not taken for down: the request goes on without summarizing.)
+      if (outages.has(conversationId)) return acquireFallback(conversationId);
       const result = await call(conversationId, 'lease', () =>
         leaseStore.acquireLease(conversationId, { holder, ttlMs }),
       );
-      if (!result.ok) return isOutage(result.reason) ? acquireFallback(conversationId) : 'unavailable';
+      if (!result.ok) return 'unavailable';
       if (!result.value.acquired) return 'held';
       const { token } = result.value.lease;
       let lost = false;
