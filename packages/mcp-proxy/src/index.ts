@@ -33,7 +33,8 @@ export {
 } from './options/truncation-options';
 export { createProxy, type McpProxy } from './proxy/create-proxy';
 export type { HttpListener, ListenHttpOptions } from './proxy/listen-http';
-export type { ProxySession, ProxySessionEnd } from './proxy/proxy-session';
+export type { ProxySession } from './proxy/proxy-session';
+export type { ProxySessionEnd } from './proxy/proxy-session-end';
 export { type AnswerRecallOptions, answerRecall } from './recall/answer-recall';
 export {
   DEFAULT_RECALL_STORE_MAX_BYTES,
