@@ -1,4 +1,5 @@
 import { createRecallRef } from '@spillway/core';
+import type { TextValue } from '../large-text/large-text';
 
 /** One kept text. */
 export interface RecallEntry {
@@ -55,7 +56,7 @@ const BYTES_PER_CHAR = 2;
  * ends. References carry 128 random bits.
  */
 export class RecallStore {
-  private readonly entries = new Map<string, RecallEntry & { readonly owner: string }>();
+  private readonly entries = new Map<string, StoredEntry>();
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly maxBytes: number;
   private readonly maxEntries: number;
@@ -72,7 +73,7 @@ export class RecallStore {
    */
   put(
     owner: string,
-    text: string,
+    text: TextValue,
     { charsPerToken, pageTokens, keep = [] }: RecallStorePutOptions,
   ): string | undefined {
     const kept = keep.filter((ref) => this.entries.has(ref));
@@ -97,21 +98,24 @@ export class RecallStore {
 
   /**
    * The text `owner` kept under `ref` (marked recently used), or `undefined` when the reference is
-   * unknown, evicted, or another session's.
+   * unknown, evicted, or another session's. A text kept in pieces is joined on its first reading.
    */
   get(owner: string, ref: string): RecallEntry | undefined {
     const entry = this.entries.get(ref);
     if (entry === undefined || entry.owner !== owner) return undefined;
     this.entries.delete(ref);
     this.entries.set(ref, entry);
-    return entry;
+    return asEntry(entry);
   }
 
   /** Every text `owner` has kept, oldest first. */
   list(owner: string): RecallEntry[] {
     const refs = this.byOwner.get(owner);
     if (refs === undefined) return [];
-    return [...refs].map((ref) => this.entries.get(ref)).filter((entry) => entry !== undefined);
+    return [...refs]
+      .map((ref) => this.entries.get(ref))
+      .filter((entry) => entry !== undefined)
+      .map(asEntry);
   }
 
   /** Forgets every text of `owner` (its session ended). */
@@ -136,6 +140,19 @@ export class RecallStore {
   }
 }
 
-function bytesOf(text: string): number {
+/** An entry as kept: its text may be a large text (read in pieces), joined only when read. */
+interface StoredEntry {
+  readonly ref: string;
+  readonly owner: string;
+  readonly text: TextValue;
+  readonly charsPerToken: number;
+  readonly pageTokens?: number | undefined;
+}
+
+function asEntry({ ref, text, charsPerToken, pageTokens }: StoredEntry): RecallEntry {
+  return { ref, text: text.toString(), charsPerToken, pageTokens };
+}
+
+function bytesOf(text: TextValue): number {
   return text.length * BYTES_PER_CHAR;
 }

@@ -1,10 +1,12 @@
+import { materializeLargeTexts } from '../large-text/materialize-large-texts';
 import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '../sdk/mcp-sdk';
 
 /**
  * A transport that stands between a started downstream transport and the proxy's `Server`, so the
  * proxy can read the client's `initialize` first (to start the upstream with the client's
  * capabilities and mirror the upstream's back) before the `Server` exists. Messages that arrive
- * before the `Server` is attached are queued and replayed in order.
+ * before the `Server` is attached are queued and replayed in order. What goes to the client carries
+ * no `LargeText` (a text read from the upstream in pieces): each is sent as its string.
  */
 export class DownstreamGate implements Transport {
   onclose?: () => void;
@@ -42,8 +44,9 @@ export class DownstreamGate implements Transport {
     for (const [message, extra] of queue) this.onmessage?.(message, extra);
   }
 
+  /** Sends to the client; a large text an answer still carries goes out as its string. */
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.inner.send(message, options);
+    return this.inner.send(materializeLargeTexts(message), options);
   }
 
   close(): Promise<void> {

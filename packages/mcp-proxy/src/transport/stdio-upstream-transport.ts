@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage, Transport } from '../sdk/mcp-sdk';
 import { collectGarbage } from './collect-garbage';
-import { LineSplitter } from './line-splitter';
+import { LargeLineParser } from './large-line-parser';
+import { type LineSink, LineSplitter } from './line-splitter';
 import { spawnUpstream } from './spawn-upstream';
 
 /** Messages from this many characters on are handed on after a garbage collection (see `receive`). */
@@ -60,6 +61,7 @@ export class StdioUpstreamTransport implements Transport {
       maxLineBytes: options.maxMessageBytes,
       onLargeLine: collectGarbage,
       onLine: (line) => this.receive(line),
+      onLongLine: () => this.longLine(),
       onOversized: (bytes) =>
         this.onerror?.(
           new Error(
@@ -160,20 +162,59 @@ export class StdioUpstreamTransport implements Transport {
   }
 
   private receive(line: string): void {
+    this.accept(
+      () => JSON.parse(line),
+      () => (line.length > 200 ? `${line.slice(0, 200)}…` : line),
+      line.length,
+    );
+  }
+
+  /**
+   * A line long enough to stream: parsed as it arrives, its long texts read into large texts (see
+   * `LargeLineParser`), so the line is never held whole.
+   */
+  private longLine(): LineSink {
+    const parser = new LargeLineParser({ onLargeJoin: collectGarbage });
+    let failure: unknown;
+    let chars = 0;
+    return {
+      write: (piece) => {
+        chars += piece.length;
+        if (failure !== undefined) return;
+        try {
+          parser.write(piece);
+        } catch (error) {
+          failure = error;
+        }
+      },
+      end: () =>
+        this.accept(
+          () => {
+            if (failure !== undefined) throw failure;
+            return parser.end();
+          },
+          () => parser.preview,
+          chars,
+        ),
+      abort: () => {},
+    };
+  }
+
+  /** Hands on the message `parse` gives, or reports the line as not a JSON-RPC message. */
+  private accept(parse: () => unknown, preview: () => string, chars: number): void {
     let message: JSONRPCMessage;
     try {
-      message = JSON.parse(line) as JSONRPCMessage;
+      message = parse() as JSONRPCMessage;
       if (!isJsonRpcMessage(message)) throw new Error('not a JSON-RPC 2.0 message');
     } catch (error) {
-      const preview = line.length > 200 ? `${line.slice(0, 200)}…` : line;
       this.onerror?.(
-        new Error(`Upstream wrote a line that is not a JSON-RPC message (skipped): ${preview}`, {
+        new Error(`Upstream wrote a line that is not a JSON-RPC message (skipped): ${preview()}`, {
           cause: error,
         }),
       );
       return;
     }
-    if (line.length >= LARGE_MESSAGE_CHARS) {
+    if (chars >= LARGE_MESSAGE_CHARS) {
       // A very large message: handed on after a garbage collection, once its line is unreferenced, so
       // the line is gone before the message's handling allocates anything large.
       this.pending.push(message);

@@ -1,4 +1,5 @@
 import { truncateText } from '@spillway/core';
+import { LargeText } from '../large-text/large-text';
 import { countTextTokens } from './count-text-tokens';
 
 /** Options of {@link shrinkStructuredContent}. */
@@ -69,7 +70,9 @@ interface Limits {
   headRatio: number;
 }
 
-function shrink(value: unknown, path: string, limits: Limits, notes: string[]): unknown {
+function shrink(input: unknown, path: string, limits: Limits, notes: string[]): unknown {
+  // A `text` member read from the upstream in pieces is a string here.
+  const value = LargeText.isInstance(input) ? input.toString() : input;
   if (typeof value === 'string') {
     if (value.length <= limits.maxStringChars) return value;
     notes.push(`${path}: kept ${limits.maxStringChars} of ${value.length} characters`);

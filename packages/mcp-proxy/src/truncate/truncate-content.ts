@@ -1,4 +1,5 @@
 import { base64ByteLength, RECALL_TOOL_NAME, shareBudget } from '@spillway/core';
+import { LargeText, type TextValue } from '../large-text/large-text';
 import type { ToolBudget } from '../options/truncation-options';
 import type { RecallStore } from '../recall/recall-store';
 import type { CallToolResult } from '../sdk/mcp-sdk';
@@ -66,7 +67,8 @@ export type ContentBlock = CallToolResult['content'][number];
 
 interface TextSlot {
   readonly index: number;
-  readonly text: string;
+  /** A large text when the upstream's text was read in pieces (see `LargeText`). */
+  readonly text: TextValue;
   readonly tokenCount: number;
 }
 
@@ -185,12 +187,15 @@ export function truncateContent(
   const folded = slots.slice(kept);
   const [firstFolded] = folded;
   if (firstFolded !== undefined) {
-    const joined = folded
-      .map((slot) => {
+    const joined = joinTexts(
+      folded.flatMap((slot, position) => {
         const block = source[slot.index] as ContentBlock;
-        return block.type === 'resource' ? `[resource: ${block.resource.uri}]\n${slot.text}` : slot.text;
-      })
-      .join('\n\n');
+        const separator = position === 0 ? [] : ['\n\n'];
+        return block.type === 'resource'
+          ? [...separator, `[resource: ${block.resource.uri}]\n`, slot.text]
+          : [...separator, slot.text];
+      }),
+    );
     const tokenCount = folded.reduce((sum, slot) => sum + slot.tokenCount, 0);
     const ref = pageable?.put(joined, tokenCount);
     const paging =
@@ -235,14 +240,14 @@ export function truncateContent(
   return { blocks, appended, structuredContent, structuredContentDropped, changes };
 }
 
-function cutText(
-  text: string,
+function cutText<T extends TextValue>(
+  text: T,
   tokenCount: number,
   maxTokens: number,
   budget: ToolBudget,
   pageable: PagingTarget | undefined,
   subject: string,
-): { text: string; cut: TextCut | undefined } {
+): { text: T | string; cut: TextCut | undefined } {
   const ref = pageable?.put(text, tokenCount);
   const marker = (cut: TextCut) => {
     const removed = cut.tailStart - cut.headEnd;
@@ -306,7 +311,7 @@ class PagingTarget {
     this.pageTokens = pageTokens;
   }
 
-  put(text: string, tokenCount: number): string | undefined {
+  put(text: TextValue, tokenCount: number): string | undefined {
     const ref = this.recall.store.put(this.recall.owner, text, {
       charsPerToken: text.length / Math.max(1, tokenCount),
       pageTokens: Number.isFinite(this.pageTokens) ? this.pageTokens : undefined,
@@ -337,15 +342,25 @@ function fitsWithoutCounting(
   return chars * 4 <= budget.maxResultTokens;
 }
 
-function textOf(block: ContentBlock): string | undefined {
-  if (block.type === 'text' && typeof block.text === 'string') return block.text;
-  if (block.type === 'resource' && typeof (block.resource as { text?: unknown }).text === 'string') {
-    return (block.resource as { text: string }).text;
+/** The text of a text block or an embedded text resource (a large text when it was read in pieces). */
+function textOf(block: ContentBlock): TextValue | undefined {
+  if (block.type === 'text' && isText(block.text)) return block.text;
+  if (block.type === 'resource' && isText((block.resource as { text?: unknown }).text)) {
+    return (block.resource as { text: TextValue }).text;
   }
   return undefined;
 }
 
-function withText(block: ContentBlock, text: string): ContentBlock {
+function isText(value: unknown): value is TextValue {
+  return typeof value === 'string' || LargeText.isInstance(value);
+}
+
+/** The texts one after the other: a string, or a large text when one of them is (nothing joined then). */
+function joinTexts(parts: readonly TextValue[]): TextValue {
+  return parts.every((part) => typeof part === 'string') ? parts.join('') : LargeText.concat(parts);
+}
+
+function withText(block: ContentBlock, text: TextValue): ContentBlock {
   if (block.type === 'resource') return { ...block, resource: { ...block.resource, text } } as ContentBlock;
   return { ...block, text } as ContentBlock;
 }
