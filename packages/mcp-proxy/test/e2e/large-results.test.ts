@@ -95,7 +95,7 @@ describe('results read in pieces', () => {
     });
     const [user, image, assistant] = prompt.messages;
     expect(user?.role).toBe('user');
-    const cut = (user?.content as TextBlock).text;
+    const cut = (user?.content as TextBlock | undefined)?.text ?? '';
     expect(cut.length).toBeLessThan(12_000);
     expect(cut.endsWith(expected.slice(-100))).toBe(true);
     const marker = markerCall(cut);
