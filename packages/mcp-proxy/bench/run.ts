@@ -1,8 +1,10 @@
 // pnpm bench: what a tools/call costs through spillway-mcp against the same call made directly, in
-// one run (the direct call is the anchor), for a small result, a 1 MB result and a 50 MB result;
-// and the proxy's peak memory on a 50 MB result (and on a 50 MB file read through
-// server-filesystem, whose answer carries the text twice). Both sides use the SDK's own Client over
-// stdio; the upstream is the e2e tests' fixture server (`echo`; `big`: numbered prose lines).
+// one run (the direct call is the anchor); the proxy's peak memory on a 50 MB result (and on a 50 MB
+// file read through server-filesystem, whose answer carries the text twice); and how long
+// spillway_recall takes to answer adversarial input, against a plain search in the same run. Both
+// sides use the SDK's own Client over stdio; the upstream is the e2e tests' fixture server (`echo`;
+// `big`: numbered prose lines).
+// BENCH_ONLY=latency|memory|recall runs one part.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,8 @@ const filesystemServer = fileURLToPath(
 );
 const proxyArgs = ['--conditions=@spillway/source', '--import', 'tsx', cli];
 const FIFTY_MB = 50 * 1024 * 1024;
+const only = process.env.BENCH_ONLY;
+const runs = (part: string) => only === undefined || only === part;
 
 interface Connection {
   client: Client;
@@ -30,7 +34,7 @@ async function connect(args: string[]): Promise<Connection> {
     args,
     cwd: packageDirectory,
     stderr: 'ignore',
-    // The SDK client's own cap is 10 MB: the direct client must be allowed a 50 MB answer.
+    // The SDK client's own cap is 10 MB: the direct client must be allowed a large answer.
     maxBufferSize: 256 * 1024 * 1024,
   } as ConstructorParameters<typeof StdioClientTransport>[0]);
   const client = new Client({ name: 'bench', version: '1.0.0' });
@@ -39,12 +43,12 @@ async function connect(args: string[]): Promise<Connection> {
 }
 
 const direct = () => connect([fixture]);
-const proxied = (upstream: string[] = [process.execPath, fixture]) =>
-  connect([...proxyArgs, '--', ...upstream]);
+const proxied = (upstream: string[] = [process.execPath, fixture], options: string[] = []) =>
+  connect([...proxyArgs, ...options, '--', ...upstream]);
 
-async function timeCalls(client: Client, name: string, args: Record<string, unknown>, runs: number) {
+async function timeCalls(client: Client, name: string, args: Record<string, unknown>, count: number) {
   const times: number[] = [];
-  for (let run = 0; run < runs; run++) {
+  for (let run = 0; run < count; run++) {
     const start = performance.now();
     await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
     times.push(performance.now() - start);
@@ -52,10 +56,12 @@ async function timeCalls(client: Client, name: string, args: Record<string, unkn
   return times;
 }
 
-function percentile(values: number[], fraction: number): number {
+function percentile(values: readonly number[], fraction: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * fraction) - 1)] as number;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * fraction) - 1))] as number;
 }
+
+const median = (values: readonly number[]) => percentile(values, 0.5);
 
 /** Peak resident memory (VmHWM) and current (VmRSS) of a process, in MB (Linux). */
 function memory(pid: number): { peak: number; current: number } {
@@ -65,110 +71,251 @@ function memory(pid: number): { peak: number; current: number } {
   return { peak: read('VmHWM'), current: read('VmRSS') };
 }
 
+/** Resets a process's peak resident memory to its current size (Linux: `clear_refs` 5). */
+function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds (Linux, clock ticks of 10 ms). */
+function cpuTime(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const ms = (value: number) => `${value.toFixed(value < 10 ? 3 : 1)} ms`;
 const signed = (value: number) => `${value >= 0 ? '+' : '−'}${ms(Math.abs(value))}`;
+const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
-const cases = [
-  { label: 'small result (echo)', name: 'echo', args: { value: 'hello' }, warmup: 100, runs: 1000 },
-  { label: '1 MB result', name: 'big', args: { chars: 1_000_000 }, warmup: 3, runs: 40 },
-  // The direct SDK client reads a 50 MB line in quadratic time (~15–45 s): two calls each.
-  { label: '50 MB result', name: 'big', args: { chars: FIFTY_MB }, warmup: 0, runs: 2 },
-];
+// ---------------------------------------------------------------------------------------------
+// Latency: interleaved rounds, so that machine noise hits both alike; several repetitions.
+// ---------------------------------------------------------------------------------------------
 
-const rows: string[][] = [];
-// BENCH_MEMORY_ONLY=1 skips the latency cases.
-for (const { label, name, args, warmup, runs } of process.env.BENCH_MEMORY_ONLY === '1' ? [] : cases) {
+interface LatencyRow {
+  label: string;
+  direct: number[];
+  proxy: number[];
+  /** Proxy CPU time per call, in ms (process ticks over the calls). */
+  proxyCpu: number | undefined;
+}
+
+async function measureLatency(
+  label: string,
+  name: string,
+  args: Record<string, unknown>,
+  { warmup, calls }: { warmup: number; calls: number },
+): Promise<LatencyRow> {
   // Fresh connections per case, so that a case's results kept for recall do not weigh on the next.
   const anchor = await direct();
   const subject = await proxied();
   await timeCalls(anchor.client, name, args, warmup);
   await timeCalls(subject.client, name, args, warmup);
-  // Interleaved in rounds, so that machine noise hits both alike.
   const directTimes: number[] = [];
   const proxiedTimes: number[] = [];
-  const rounds = Math.min(5, runs);
+  const rounds = Math.min(5, calls);
+  const pid = subject.transport.pid as number;
+  let cpu = 0;
   for (let round = 0; round < rounds; round++) {
-    directTimes.push(...(await timeCalls(anchor.client, name, args, Math.ceil(runs / rounds))));
-    proxiedTimes.push(...(await timeCalls(subject.client, name, args, Math.ceil(runs / rounds))));
+    directTimes.push(...(await timeCalls(anchor.client, name, args, Math.ceil(calls / rounds))));
+    const before = cpuTime(pid);
+    proxiedTimes.push(...(await timeCalls(subject.client, name, args, Math.ceil(calls / rounds))));
+    cpu += cpuTime(pid) - before;
   }
-  const [d50, d99, p50, p99] = [
-    percentile(directTimes, 0.5),
-    percentile(directTimes, 0.99),
-    percentile(proxiedTimes, 0.5),
-    percentile(proxiedTimes, 0.99),
-  ] as [number, number, number, number];
-  rows.push([
-    `${label} (${directTimes.length} calls each)`,
-    ms(d50),
-    ms(p50),
-    signed(p50 - d50),
-    `${(p50 / d50).toFixed(2)}×`,
-    ms(d99),
-    ms(p99),
-    signed(p99 - d99),
-  ]);
   await anchor.client.close();
   await subject.client.close();
+  return { label, direct: directTimes, proxy: proxiedTimes, proxyCpu: cpu / proxiedTimes.length };
 }
+
+const latencyRows: string[][] = [];
+const smallAdded: { p50: number; p95: number }[] = [];
+let smallCpu: number[] = [];
+if (runs('latency')) {
+  const REPETITIONS = 5;
+  for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
+    const row = await measureLatency(
+      `small result (echo), repetition ${repetition}`,
+      'echo',
+      { value: 'hi' },
+      {
+        warmup: 100,
+        calls: 1000,
+      },
+    );
+    smallAdded.push({
+      p50: median(row.proxy) - median(row.direct),
+      p95: percentile(row.proxy, 0.95) - percentile(row.direct, 0.95),
+    });
+    smallCpu = [...smallCpu, row.proxyCpu ?? Number.NaN];
+    latencyRows.push(format(row));
+  }
+  latencyRows.push(
+    format(await measureLatency('1 MB result', 'big', { chars: 1_000_000 }, { warmup: 3, calls: 40 })),
+  );
+}
+
+function format({ label, direct: d, proxy: p, proxyCpu }: LatencyRow): string[] {
+  return [
+    `${label} (${d.length} calls each)`,
+    ms(median(d)),
+    ms(median(p)),
+    signed(median(p) - median(d)),
+    `${(median(p) / median(d)).toFixed(2)}×`,
+    ms(percentile(d, 0.95)),
+    ms(percentile(p, 0.95)),
+    signed(percentile(p, 0.95) - percentile(d, 0.95)),
+    proxyCpu === undefined ? '—' : ms(proxyCpu),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory: the proxy's peak resident size (VmHWM) during one call, above its size at rest.
+// ---------------------------------------------------------------------------------------------
 
 /** Peak memory of a fresh proxy on one call, above its resting size after a small warm-up call. */
 async function peakMemory(upstream: string[], call: () => [string, Record<string, unknown>], warm: string) {
   const subject = await proxied(upstream);
   await subject.client.callTool({ name: warm, arguments: warm === 'echo' ? { value: 1 } : {} });
   const pid = subject.transport.pid as number;
+  // The peak since start-up (loading modules) would hide a smaller one: reset it when Linux allows.
+  const reset = resetPeak(pid);
   const resting = memory(pid).current;
-  const restingPeak = memory(pid).peak;
   const [name, args] = call();
   const start = performance.now();
   await subject.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
   const elapsed = performance.now() - start;
   const { peak, current } = memory(pid);
   await subject.client.close();
-  return { resting, restingPeak, peak, after: current, elapsed };
+  return { resting, peak, after: current, elapsed, reset };
 }
 
-const fifty = await peakMemory([process.execPath, fixture], () => ['big', { chars: FIFTY_MB }], 'echo');
-const directory = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
-let file: Awaited<ReturnType<typeof peakMemory>>;
-try {
-  const line = `${'0123456789abcdef'.repeat(64)}\n`;
-  writeFileSync(join(directory, 'fifty.txt'), line.repeat(50 * 1024));
-  file = await peakMemory(
-    [process.execPath, filesystemServer, directory],
-    () => ['read_text_file', { path: join(directory, 'fifty.txt') }],
-    'list_allowed_directories',
+const memoryLines: string[] = [];
+if (runs('memory')) {
+  const ratios: number[] = [];
+  for (let repetition = 1; repetition <= 3; repetition++) {
+    const fifty = await peakMemory([process.execPath, fixture], () => ['big', { chars: FIFTY_MB }], 'echo');
+    const ratio = (fifty.peak - fifty.resting) / 50;
+    ratios.push(ratio);
+    memoryLines.push(
+      `  repetition ${repetition}: ${fifty.resting.toFixed(0)} MB resting, peak ${fifty.peak.toFixed(0)} MB = ` +
+        `+${(fifty.peak - fifty.resting).toFixed(0)} MB = ${ratio.toFixed(2)}× the result; ${fifty.after.toFixed(0)} MB after; ` +
+        `call ${ms(fifty.elapsed)}${fifty.reset ? '' : ' (peak since start-up: could not reset it)'}`,
+    );
+  }
+  memoryLines.unshift(
+    `proxy peak memory, 50 MB result (${FIFTY_MB} characters, cut to the 9,000-token budget; the full text ` +
+      `then stays in the recall store), above resting: worst ${Math.max(...ratios).toFixed(2)}× the result, goal ≤ 2× → ${verdict(Math.max(...ratios) <= 2)}`,
   );
-} finally {
-  rmSync(directory, { recursive: true, force: true });
+  const directory = mkdtempSync(join(tmpdir(), 'spillway-bench-'));
+  try {
+    const line = `${'0123456789abcdef'.repeat(64)}\n`;
+    writeFileSync(join(directory, 'fifty.txt'), line.repeat(50 * 1024));
+    const file = await peakMemory(
+      [process.execPath, filesystemServer, directory],
+      () => ['read_text_file', { path: join(directory, 'fifty.txt') }],
+      'list_allowed_directories',
+    );
+    memoryLines.push(
+      `proxy peak memory, 50 MB file through server-filesystem (text twice: content + structuredContent, one 100 MB message): ` +
+        `${file.resting.toFixed(0)} MB resting, peak ${file.peak.toFixed(0)} MB = ${((file.peak - file.resting) / 50).toFixed(2)}× the file ` +
+        `(${((file.peak - file.resting) / 100).toFixed(2)}× the message) above resting; call ${ms(file.elapsed)}`,
+    );
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 }
 
-const ratio = (measured: { resting: number; peak: number }) => (measured.peak - measured.resting) / 50;
+// ---------------------------------------------------------------------------------------------
+// Recall: adversarial input to spillway_recall, against a plain search of the same material.
+// ---------------------------------------------------------------------------------------------
 
-console.log(
-  'spillway-mcp: one tools/call through the proxy vs the same call direct, measured in this run (SDK client over stdio;\n' +
-    'the proxy cuts the 1 MB and 50 MB results to its 9,000-token budget, the direct client gets them whole)\n',
-);
-console.log(
-  [
-    'case',
-    'direct p50',
-    'proxy p50',
-    'added p50',
-    'proxy/direct p50',
-    'direct p99',
-    'proxy p99',
-    'added p99',
-  ].join(' | '),
-);
-console.log(Array.from({ length: 8 }, () => '---').join(' | '));
-for (const row of rows) console.log(row.join(' | '));
-console.log(
-  `\nproxy memory, 50 MB result (${FIFTY_MB} characters; the full text then stays in the recall store): ` +
-    `${fifty.resting.toFixed(0)} MB resting, peak ${fifty.peak.toFixed(0)} MB = +${(fifty.peak - fifty.resting).toFixed(0)} MB = ` +
-    `${ratio(fifty).toFixed(1)}× the result above resting (goal ≤ 2×); ${fifty.after.toFixed(0)} MB after; ${ms(fifty.elapsed)}`,
-);
-console.log(
-  `proxy memory, 50 MB file through server-filesystem (text twice: content + structuredContent, one 100 MB message): ` +
-    `${file.resting.toFixed(0)} MB resting, peak ${file.peak.toFixed(0)} MB = ${ratio(file).toFixed(1)}× the file above resting; ${ms(file.elapsed)}`,
-);
-console.log('\ngoals: added p50 ≤ 0.5 ms on a small call; peak memory ≤ 2× a 50 MB result above resting.');
+const recallLines: string[] = [];
+if (runs('recall')) {
+  const subject = await proxied();
+  // Material that makes a backtracking engine stall on `(a+)+$`: runs of 36 `a`s, each ended by `!`.
+  const material = Array.from({ length: 20_000 }, (_, index) => `${'a'.repeat(36)}! line ${index}`).join(
+    '\n',
+  );
+  const cut = await subject.client.callTool({ name: 'echo', arguments: { value: material } });
+  const marker = /\{"ref":"([\w-]+)"/.exec((cut.content as Array<{ text: string }>)[0]?.text ?? '');
+  const ref = marker?.[1] ?? 'unknown';
+  const inputs: Array<[string, unknown]> = [
+    ['plain search (anchor)', { ref, search: 'line 19999\\b' }],
+    ['plain read (anchor)', { ref, offset: 1000 }],
+    ['1 MB search pattern', { ref, search: 'a'.repeat(1024 * 1024) }],
+    ['1 MB ref', { ref: 'r'.repeat(1024 * 1024) }],
+    ['offset 2^53 − 1', { ref, offset: Number.MAX_SAFE_INTEGER }],
+    ['length 2^53 − 1', { ref, offset: 0, length: Number.MAX_SAFE_INTEGER }],
+    ['wrong types', { ref: 42, search: ['x'], offset: 'far' }],
+    ['not an object', 'read everything'],
+    ['catastrophic pattern (a+)+$', { ref, search: '(a+)+$' }],
+  ];
+  const anchors: number[] = [];
+  for (const [label, input] of inputs) {
+    const times: number[] = [];
+    let answer = '';
+    for (let run = 0; run < 5; run++) {
+      const start = performance.now();
+      const result = await subject.client
+        .callTool({ name: 'spillway_recall', arguments: input as Record<string, unknown> }, undefined, {
+          timeout: 10_000,
+        })
+        .catch((error: unknown) => ({ content: [{ type: 'text', text: `no answer: ${String(error)}` }] }));
+      times.push(performance.now() - start);
+      answer =
+        ((result.content as Array<{ text: string }>)[0]?.text ?? '').split('\n')[0]?.slice(0, 90) ?? '';
+      if (answer.startsWith('no answer')) break;
+    }
+    if (label.includes('(anchor)')) anchors.push(median(times));
+    recallLines.push(`${label} | ${ms(median(times))} | ${ms(Math.max(...times))} | ${answer}`);
+  }
+  recallLines.push(
+    `(anchors: a plain search ${ms(anchors[0] ?? Number.NaN)}, a plain read ${ms(anchors[1] ?? Number.NaN)})`,
+  );
+  await subject.client.close();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+if (runs('latency')) {
+  console.log(
+    'spillway-mcp: one tools/call through the proxy vs the same call direct, measured in this run (SDK client over stdio;\n' +
+      'the proxy cuts the 1 MB result to its 9,000-token budget, the direct client gets it whole; proxy CPU: the\n' +
+      "proxy process's user + system time per call, in 10 ms clock ticks over the calls)\n",
+  );
+  console.log(
+    [
+      'case',
+      'direct p50',
+      'proxy p50',
+      'added p50',
+      'proxy/direct p50',
+      'direct p95',
+      'proxy p95',
+      'added p95',
+      'proxy CPU per call',
+    ].join(' | '),
+  );
+  console.log(Array.from({ length: 9 }, () => '---').join(' | '));
+  for (const row of latencyRows) console.log(row.join(' | '));
+  const added50 = smallAdded.map((added) => added.p50);
+  const added95 = smallAdded.map((added) => added.p95);
+  console.log(
+    `\nsmall call, over ${smallAdded.length} repetitions: added p50 median ${signed(median(added50))} ` +
+      `(range ${signed(Math.min(...added50))} to ${signed(Math.max(...added50))}), goal ≤ +0.5 ms → ${verdict(median(added50) <= 0.5)}; ` +
+      `added p95 median ${signed(median(added95))}; proxy CPU per call median ${ms(median(smallCpu))}`,
+  );
+}
+if (runs('memory')) console.log(`\n${memoryLines.join('\n')}`);
+if (runs('recall')) {
+  console.log(
+    '\nspillway_recall through the proxy, adversarial input (material: a 1 MB result cut by the proxy, runs of 36 `a`s; 5 calls each, ' +
+      'timeout 10 s; issue 23 asks ≤ 50 ms and a one-line error)\n',
+  );
+  console.log('input | p50 | max | first line of the answer');
+  console.log('--- | --- | --- | ---');
+  for (const line of recallLines) console.log(line);
+}

@@ -3,7 +3,7 @@ import { SpillwayError } from '@spillway/core';
 import { createStderrLogger } from './log/logger';
 import { CliExit, parseCliArguments } from './options/parse-cli-arguments';
 import { createProxy, type McpProxy } from './proxy/create-proxy';
-import { StdioServerTransport } from './sdk/mcp-sdk';
+import { StdioDownstreamTransport } from './transport/stdio-downstream-transport';
 
 /**
  * `spillway-mcp`: runs the proxy with the client on stdin/stdout (and/or HTTP with --listen).
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   }
   if (!settings.stdio) return;
   const session = await proxy.connect(
-    new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: proxy.options.maxMessageBytes }),
+    new StdioDownstreamTransport({ maxMessageBytes: proxy.options.maxMessageBytes }),
   );
   process.stdin.once('end', () => void shutdown(0));
   process.stdin.once('close', () => void shutdown(0));

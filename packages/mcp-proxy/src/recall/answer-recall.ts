@@ -23,13 +23,21 @@ const UNBOUNDED_SEARCH_CHARS = 16_000;
 const SEARCH_MATCHES = 50;
 /** Characters per token assumed when sizing a search answer (lines of logs, code and prose). */
 const SEARCH_CHARS_PER_TOKEN = 3;
+/**
+ * Longest search pattern accepted. A model's pattern is a few words or a short expression; a longer
+ * one (a pasted page, a 1 MB query) is refused before any work, with a one-line error.
+ */
+const MAX_SEARCH_CHARS = 1000;
+/** A ref longer than this is not quoted back in the error (refs are 22 characters). */
+const MAX_QUOTED_REF_CHARS = 64;
 
 /**
  * Answers a call of `spillway_recall`. Read mode: three text blocks, the page header, the page
  * (exactly `text.slice(start, end)`, so pages concatenate to the original) and the next-page call,
  * together within the budget. Search mode: one text block listing matching lines with their
- * `{"ref","offset"}`. Bad input, or a reference that is unknown, evicted or another session's, gives
- * an `isError` result with a message for the model, never a protocol error.
+ * `{"ref","offset"}`. Bad input (wrong types, a search pattern over 1,000 characters), or a reference
+ * that is unknown, evicted or another session's, gives an `isError` result with a one-line message
+ * for the model, never a protocol error.
  */
 export function answerRecall({
   store,
@@ -40,10 +48,19 @@ export function answerRecall({
   const parsed = parseRecallInput(input);
   if (!parsed.ok) return failure(parsed.message);
   const { request } = parsed;
+  if (request.mode === 'search' && request.search.length > MAX_SEARCH_CHARS) {
+    return failure(
+      `"search" is ${request.search.length} characters long; at most ${MAX_SEARCH_CHARS} are accepted: search for a shorter, telling part.`,
+    );
+  }
   const entry = request.ref === undefined ? undefined : store.get(owner, request.ref);
   if (request.ref !== undefined && entry === undefined) {
+    const quoted =
+      request.ref.length <= MAX_QUOTED_REF_CHARS
+        ? `the ref ${JSON.stringify(request.ref)}`
+        : `a ref of ${request.ref.length} characters (refs are the 22 characters printed where material was cut)`;
     return failure(
-      `Nothing is kept under the ref "${request.ref}" for this session (it may have been evicted to stay within the store's budget). Call the original tool again.`,
+      `Nothing is kept under ${quoted} for this session (it may have been evicted to stay within the store's budget). Call the original tool again.`,
     );
   }
   if (request.mode === 'search') {

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage, Transport } from '../sdk/mcp-sdk';
 import { collectGarbage } from './collect-garbage';
+import { isJsonRpcMessage } from './is-json-rpc-message';
 import { LargeLineParser } from './large-line-parser';
 import { type LineSink, LineSplitter } from './line-splitter';
 import { spawnUpstream } from './spawn-upstream';
@@ -259,21 +260,4 @@ export class StdioUpstreamTransport implements Transport {
     this.splitter.clear();
     this.onclose?.();
   }
-}
-
-/**
- * A cheap check that `value` is a JSON-RPC 2.0 request, notification or response (the SDK's zod
- * schema costs as much as the rest of a small call's forwarding; the SDK validates what it uses).
- */
-function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
-  if (value === null || typeof value !== 'object' || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
-    return false;
-  }
-  const message = value as { method?: unknown; id?: unknown; result?: unknown; error?: unknown };
-  if (message.method !== undefined) return typeof message.method === 'string';
-  const idValid = typeof message.id === 'string' || typeof message.id === 'number' || message.id === null;
-  return (
-    idValid &&
-    ((message.result !== null && typeof message.result === 'object') || message.error !== undefined)
-  );
 }
