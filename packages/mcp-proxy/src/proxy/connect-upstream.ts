@@ -3,6 +3,7 @@ import type { UpstreamOptions } from '../options/proxy-options';
 import {
   Client,
   type ClientCapabilities,
+  dispatchByShape,
   type Implementation,
   isInitializeRequest,
   type JSONRPCMessage,
@@ -87,6 +88,7 @@ export async function connectUpstream({
     try {
       signal?.throwIfAborted();
       await client.connect(transport, { timeout, ...(signal === undefined ? {} : { signal }) });
+      dispatchByShape(client);
     } catch (error) {
       throw timedOut ? new Error(`no answer to initialize within ${timeout} ms`, { cause: error }) : error;
     } finally {

@@ -1,5 +1,11 @@
 import { UpstreamError } from '../errors/upstream-error';
-import { answerInitializeWith, ErrorCode, Server, type ServerCapabilities } from '../sdk/mcp-sdk';
+import {
+  answerInitializeWith,
+  dispatchByShape,
+  ErrorCode,
+  Server,
+  type ServerCapabilities,
+} from '../sdk/mcp-sdk';
 import { VERSION } from '../version';
 import { describeUpstream } from './connect-upstream';
 import { routeClientRequests } from './route-client-requests';
@@ -55,6 +61,7 @@ export async function handshake(state: SessionState, initialize: ClientInitializ
   routeClientRequests(state, server);
   state.server = server;
   await server.connect(state.gate);
+  dispatchByShape(server);
   state.gate.release();
 }
 

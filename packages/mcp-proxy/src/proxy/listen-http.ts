@@ -107,7 +107,9 @@ export async function listenHttp({
       }
     }
     const sessionId = request.headers['mcp-session-id'];
-    const existing = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    const known = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    // A session that is ending (DELETE, idle, upstream gone) is ended for its client already.
+    const existing = known?.session?.ending === true ? undefined : known;
     if (existing !== undefined) {
       track(existing, response);
       await existing.transport.handleRequest(request, response, body);
