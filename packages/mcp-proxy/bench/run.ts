@@ -6,7 +6,7 @@
 // `big`: numbered prose lines).
 // BENCH_ONLY=latency|memory|recall runs one part.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -280,6 +280,11 @@ if (runs('recall')) {
 
 // ---------------------------------------------------------------------------------------------
 
+console.log(
+  `load average at the end of the run: ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(', ')} (1, 5, 15 min; this machine has 2 cores shared with other jobs: latency is noisy)\n`,
+);
 if (runs('latency')) {
   console.log(
     'spillway-mcp: one tools/call through the proxy vs the same call direct, measured in this run (SDK client over stdio;\n' +
