@@ -1,11 +1,8 @@
 // The public surface of @spillway/ai-sdk-middleware. Adding a line here is an API decision.
 
+export type { CallParamsLike } from './call/call-params-like';
 export type { SpillwayCallOptions } from './call/spillway-call-options';
-export {
-  type CallParamsLike,
-  type CompactionMiddleware,
-  compactionMiddleware,
-} from './compaction-middleware';
+export { type CompactionMiddleware, compactionMiddleware } from './compaction-middleware';
 export type {
   CompactionMiddlewareOptions,
   ContextUsage,

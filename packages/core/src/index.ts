@@ -101,6 +101,7 @@ export {
 } from './recall/parse-recall-input';
 export { type ReadRecallPageOptions, type RecallPage, readRecallPage } from './recall/read-recall-page';
 export { RECALL_ANNOUNCEMENT } from './recall/recall-announcement';
+export type { RecallAnswerOptions } from './recall/recall-answer-options';
 export {
   MemoryRecallArchive,
   type MemoryRecallArchiveOptions,

@@ -13,7 +13,8 @@ export {
 } from './history/compacting-chat-message-history';
 export { CompactionMemory, type CompactionMemoryOptions } from './memory/compaction-memory';
 export type { CompactThreadOptions } from './middleware/compact-thread';
-export { type CompactionMiddlewareOptions, compactionMiddleware } from './middleware/compaction-middleware';
+export { compactionMiddleware } from './middleware/compaction-middleware';
+export type { CompactionMiddlewareOptions } from './middleware/compaction-middleware-options';
 export { COMPACTION_STATE_KEY, compactionStateSchema } from './middleware/compaction-state-schema';
 export type { TokenLimit } from './middleware/token-limit';
 export { type RecallToolOptions, recallTool } from './recall/recall-tool';

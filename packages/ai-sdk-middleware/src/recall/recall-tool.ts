@@ -3,7 +3,7 @@ import {
   type Message,
   RECALL_ANSWER_MAX_CHARS,
   RECALL_TOOL_DESCRIPTION,
-  type RecallArchive,
+  type RecallAnswerOptions,
   type RecallToolInputSchema,
   recallFromMessages,
   recallToolInputSchema,
@@ -11,29 +11,13 @@ import {
 import type { SdkMessage } from '../prompt/sdk-prompt';
 import { toNeutralMessage } from '../prompt/to-neutral-message';
 
-/** Options of {@link recallTool}. */
-export interface RecallToolOptions {
-  /**
-   * The secret the references were made with: the middleware's `recall.secret`
-   * (`middleware.recallTool()` passes it for you).
-   * @default DEFAULT_RECALL_SECRET
-   */
-  secret?: string;
-  /**
-   * Characters in one answer, at most (a page read, or a search's list of matches).
-   * @default 8000
-   */
-  maxChars?: number;
-  /**
-   * Where originals that exist nowhere else were archived. The AI SDK hands every tool the whole
-   * conversation, so the middleware needs none; give one only if your app caps results before
-   * they reach the SDK.
-   * @default none
-   */
-  archive?: RecallArchive;
-  /** The conversation's id in `archive` (without it the archive is not consulted). @default none */
-  conversationId?: string;
-}
+/**
+ * Options of {@link recallTool}: the read-back tool's options shared by every adapter
+ * (`RecallAnswerOptions` of `@spillway/core`: `secret`, `maxChars`, `archive`, `conversationId`).
+ * The AI SDK hands every tool the whole conversation, so the middleware needs no `archive`; give one
+ * only if your app caps results before they reach the SDK.
+ */
+export interface RecallToolOptions extends RecallAnswerOptions {}
 
 /** The input schema of {@link recallTool}: a Standard Schema (v1) with its JSON Schema. */
 export interface RecallToolSchema {

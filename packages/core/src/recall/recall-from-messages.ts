@@ -2,6 +2,7 @@ import type { FilePart, ImagePart, Message } from '../message/message';
 import { imagePlaceholder } from '../truncate/image-placeholder';
 import { parseRecallInput } from './parse-recall-input';
 import { readRecallPage } from './read-recall-page';
+import type { RecallAnswerOptions } from './recall-answer-options';
 import type { RecallArchive, RecallArchiveEntry } from './recall-archive';
 import {
   conversationMessages,
@@ -16,8 +17,8 @@ import { createRecallScope, DEFAULT_RECALL_SECRET, type RecallScope } from './re
 import { RECALL_TOOL_NAME } from './recall-tool';
 import { type RecallSource, searchRecall } from './search-recall';
 
-/** Options of {@link recallFromMessages}. */
-export interface RecallFromMessagesOptions {
+/** Options of {@link recallFromMessages}: the read-back tool's shared options, and what it was called with. */
+export interface RecallFromMessagesOptions extends RecallAnswerOptions {
   /** The read-back tool's arguments, as the model sent them. */
   input: unknown;
   /**
@@ -26,20 +27,6 @@ export interface RecallFromMessagesOptions {
    * be included or not.
    */
   messages: readonly Message[];
-  /**
-   * The secret the references were made with (the compactor's `recall.secret`).
-   * @default DEFAULT_RECALL_SECRET
-   */
-  secret?: string;
-  /** Where originals capped at storage time were archived (LangChain's chat history). */
-  archive?: RecallArchive;
-  /** The conversation's id in `archive`. Without it the archive is not consulted. */
-  conversationId?: string;
-  /**
-   * Characters in one answer, at most: a page read, or a search's list of matches.
-   * @default 8000
-   */
-  maxChars?: number;
 }
 
 /** What {@link recallFromMessages} answers: what the tool returns to the model. */

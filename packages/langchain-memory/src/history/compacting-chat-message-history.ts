@@ -1,170 +1,36 @@
 import { BaseChatMessageHistory } from '@langchain/core/chat_history';
-import { AIMessage, type BaseMessage, HumanMessage, isBaseMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import {
-  COMPACT_THRESHOLD_RATIO,
-  type CompactionEvent,
   type CompactionState,
   type Compactor,
-  type CompactorOptions,
   ContextOverflowError,
-  capToolResults,
-  createCompactor,
-  createEstimator,
-  createRecallMarks,
-  createRecallScope,
-  DEFAULT_RECALL_SECRET,
-  deriveConversationId,
-  extractiveSummarizer,
-  MemoryCompactionStore,
-  MemoryRecallArchive,
   type Message,
-  type RecallArchive,
-  type Summarizer,
-  type SummaryPlacement,
   stateMatches,
-  TOOL_RESULT_MAX_CHARS,
-  toolResultTexts,
 } from '@spillway/core';
 import type { CompactNowResult } from '../compact/compact-now-result';
-import { fromNeutralMessages } from '../convert/from-neutral-messages';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
-import { toPromptMessages } from '../convert/to-prompt-messages';
-import { type TokenCounter, tokenCounterEstimator } from '../estimate/token-counter-estimator';
-import { dispatchCompactionEvent } from '../events/dispatch-compaction-event';
-import {
-  type ChatModelLike,
-  chatModelId,
-  chatModelProvider,
-  chatModelWindow,
-} from '../model/chat-model-window';
-import {
-  checkContextWindow,
-  checkContextWindows,
-  checkFunction,
-  checkMethods,
-  checkName,
-  checkTokenCount,
-} from '../options/option-checks';
-import { pinFromKwargs } from '../recall/pin-from-kwargs';
 import { type RecallToolOptions, recallTool } from '../recall/recall-tool';
-import { createModelSummarizer, type InvokableChatModel } from '../summarize/model-summarizer';
-import { dropToFit } from './drop-to-fit';
+import { capForStorage } from './cap-for-storage';
+import { compactHistoryNow } from './compact-history-now';
+import { compactedView } from './compacted-view';
+import type {
+  CompactHistoryOptions,
+  CompactingChatMessageHistoryOptions,
+  GetPromptMessagesOptions,
+} from './compacting-chat-message-history-options';
+import { createHistoryRuntime } from './create-history-runtime';
+import { historyConversationId } from './history-conversation-id';
+import type { HistoryRuntime } from './history-runtime';
+import { inputReserve } from './input-reserve';
+import { summarizeAfterResponse } from './summarize-after-response';
+import { toInputMessages } from './to-input-messages';
+import { ViewCache } from './view-cache';
 
-/**
- * The store histories share when none is given: `getMessageHistory` commonly makes a new history
- * object per call, and the summary must outlive it.
- */
-let sharedStore: MemoryCompactionStore | undefined;
-
-function defaultStore(): MemoryCompactionStore {
-  sharedStore ??= new MemoryCompactionStore();
-  return sharedStore;
-}
-
-/** Share of the window reserved for the template's own text when `templateTokens` is not given. */
-const TEMPLATE_SHARE = 0.05;
-/** ...at most this many tokens. */
-const TEMPLATE_TOKENS_CAP = 2000;
-/** `getMessages()` reserves room for an input as large as the largest of this many recent user messages... */
-const RECENT_INPUTS = 4;
-/** ...at least this share of the window... */
-const INPUT_RESERVE_MIN_SHARE = 0.1;
-/** ...and at most this share. */
-const INPUT_RESERVE_MAX_SHARE = 0.25;
-
-/** Options of {@link CompactingChatMessageHistory}. Every option of `createCompactor` applies too. */
-export interface CompactingChatMessageHistoryOptions extends Omit<CompactorOptions, 'model'> {
-  /** The history that stores the messages: in memory, Redis, Postgres, any `BaseChatMessageHistory`. */
-  history: BaseChatMessageHistory;
-  /**
-   * The conversation's key in the compaction store (e.g. the session id). Give one when the store is
-   * shared between histories.
-   * @default derived from the conversation's first messages
-   */
-  conversationId?: string;
-  /**
-   * Where the originals of tool results capped when stored are kept, so `spillway_recall`
-   * (`history.recallTool()`) can read them back: the wrapped history holds only the capped copy.
-   * Bounded; an original let go raises a `recall-evicted` event. `false` keeps no originals.
-   * @default new MemoryRecallArchive() (64 MiB, 24 hours)
-   */
-  recallArchive?: RecallArchive | false;
-  /**
-   * The chat model that writes summaries (e.g. the model of your chain, or a cheaper one), or a
-   * model string for `initChatModel` (`'openai:gpt-4.1-mini'`). When `contextWindow` and
-   * `modelName` are not given, its `profile.maxInputTokens` or its model id sizes the window; when
-   * `provider` is not given, its provider decides how images are counted.
-   * Ignored for summaries when `summarizer` is given.
-   * @default none: `extractiveSummarizer` writes the summaries (deterministic, offline, no model)
-   */
-  model?: InvokableChatModel | string;
-  /**
-   * The model id the prompts go to: calibration key, and the window lookup when `contextWindow` is
-   * not given (`getContextWindow`).
-   * @default the id of `model`, if any
-   */
-  modelName?: string;
-  /**
-   * Counts the tokens of LangChain messages for every threshold decision, synchronously: called
-   * with one message at a time (memoised per message), a list counting as the sum. Calibration
-   * from `usage_metadata` still applies on top of it.
-   * @default the estimator's own count
-   */
-  tokenCounter?: TokenCounter;
-  /**
-   * Tokens of the template's own text around the history (system prompt, instructions): kept free
-   * so that the whole prompt fits, not just the history.
-   * @default 5% of the context window, at most 2,000
-   */
-  templateTokens?: number;
-  /**
-   * Where the summary state lives (keyed by `conversationId`). Pass a shared store
-   * (`@spillway/redis`, `@spillway/postgres`) to keep it across processes.
-   * @default one in-memory store shared by every history of the process (a new history object per
-   * `getMessageHistory` call still finds the summary)
-   */
-  store?: CompactorOptions['store'];
-  /**
-   * Tokens kept free for the incoming input where the history cannot see it: `getMessages()`, which
-   * `RunnableWithMessageHistory` calls before it adds the input (`getPromptMessages({ input })` and
-   * `CompactionMemory` count the real input instead). Set it to the largest input you accept.
-   * @default the largest of the last four user messages, at least 10% and at most 25% of the window
-   */
-  inputTokens?: number;
-  /**
-   * `user`: the summary opens the conversation as part of its first user turn, which every chat
-   * integration accepts inside a template with its own system prompt (Anthropic, Google and Bedrock
-   * refuse a system message after the first). `system`: a `SystemMessage` at the head of the
-   * history, only valid when the template has no system prompt of its own.
-   * @default 'user'
-   */
-  summaryPlacement?: SummaryPlacement;
-}
-
-/** Options of {@link CompactingChatMessageHistory.getPromptMessages}. */
-export interface GetPromptMessagesOptions {
-  /**
-   * What the prompt adds after the history: the new user message (a string, a message or several),
-   * and any other template variables, as strings or messages.
-   */
-  input?: string | BaseMessage | readonly (string | BaseMessage)[];
-  /** Cancels a summary this call has to make. */
-  signal?: AbortSignal;
-}
-
-/** Options of {@link CompactingChatMessageHistory.compact}. */
-export interface CompactHistoryOptions {
-  /** Cancels the summary. */
-  signal?: AbortSignal;
-}
-
-/** The last compacted view, and what it was made for. */
-interface CompactedView {
-  key: string;
-  messages: Promise<BaseMessage[]>;
-  /** Raw estimate of the view (no overhead), for calibration. */
-  viewTokens: number;
-}
+export type {
+  CompactHistoryOptions,
+  CompactingChatMessageHistoryOptions,
+  GetPromptMessagesOptions,
+} from './compacting-chat-message-history-options';
 
 /**
  * A `BaseChatMessageHistory` that wraps another one and keeps what it hands out inside the context
@@ -202,109 +68,19 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
   /** Tokens kept free for the template's own text. */
   readonly templateTokens: number;
 
-  readonly #conversationId: string | undefined;
-  readonly #inputTokens: number | undefined;
-  readonly #modelName: string | undefined;
-  readonly #compactRatio: number;
-  readonly #toolResultMaxChars: number;
-  readonly #toolResultLimits: Readonly<Record<string, number>>;
-  readonly #handleEvent: (event: CompactionEvent) => void;
-  readonly #recallSecret: string | undefined;
-  readonly #archive: RecallArchive | undefined;
-  #view: CompactedView | undefined;
+  readonly #runtime: HistoryRuntime;
+  readonly #view = new ViewCache();
 
   /** @throws {InvalidConfigError} for a bad option, naming it and the accepted range. */
   constructor(options: CompactingChatMessageHistoryOptions) {
     super();
-    const {
-      history,
-      conversationId,
-      model,
-      modelName,
-      summarizer,
-      tokenCounter,
-      templateTokens,
-      inputTokens,
-      summaryPlacement = 'user',
-      contextWindow,
-      contextWindows,
-      onEvent,
-      recallArchive,
-      ...engineOptions
-    } = options ?? ({} as CompactingChatMessageHistoryOptions);
-    // Required: `undefined` is refused too.
-    checkMethods('history', history ?? null, ['getMessages', 'addMessages'], 'a BaseChatMessageHistory');
-    checkName('conversationId', conversationId);
-    checkName('modelName', modelName);
-    checkContextWindow('contextWindow', contextWindow);
-    checkContextWindows('contextWindows', contextWindows);
-    checkTokenCount('templateTokens', templateTokens);
-    checkTokenCount('inputTokens', inputTokens);
-    checkFunction('onEvent', onEvent, '(event) => void');
-    checkMethods('store', engineOptions.store, ['get', 'set', 'delete'], 'a CompactionStore');
-    checkMethods(
-      'estimator',
-      engineOptions.estimator,
-      ['countMessages', 'countText', 'calibrated', 'calibrate'],
-      'an Estimator (createEstimator())',
-    );
-    const summaryModel = model === undefined ? undefined : createModelSummarizer(model);
-
-    this.history = history;
-    this.#conversationId = conversationId;
-    this.#inputTokens = inputTokens;
-    this.#modelName = modelName ?? chatModelId(model as ChatModelLike | string | undefined);
-    this.contextWindow =
-      contextWindow ??
-      (modelName === undefined ? undefined : chatModelWindow(modelName, contextWindows)) ??
-      (model === undefined ? undefined : chatModelWindow(model as ChatModelLike | string, contextWindows));
-    this.templateTokens =
-      templateTokens ??
-      (this.contextWindow === undefined
-        ? 0
-        : Math.min(Math.ceil(this.contextWindow * TEMPLATE_SHARE), TEMPLATE_TOKENS_CAP));
-    this.#compactRatio = engineOptions.thresholds?.compact ?? COMPACT_THRESHOLD_RATIO;
-    this.#toolResultMaxChars = engineOptions.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS;
-    this.#toolResultLimits = engineOptions.toolResultLimits ?? {};
-    this.#recallSecret =
-      engineOptions.recall === false ? undefined : (engineOptions.recall?.secret ?? DEFAULT_RECALL_SECRET);
-    this.#archive =
-      recallArchive === false || this.#recallSecret === undefined
-        ? undefined
-        : (recallArchive ??
-          new MemoryRecallArchive({
-            onEvict: ({ conversationId: id, ref, chars, reason }) =>
-              this.#handleEvent({ type: 'recall-evicted', conversationId: id, ref, chars, reason }),
-          }));
-    this.#handleEvent = (event) => {
-      try {
-        onEvent?.(event);
-      } catch {
-        // A throwing handler is ignored; LangChain callbacks still get the event.
-      } finally {
-        dispatchCompactionEvent(event);
-      }
-    };
-    const effective: Summarizer = summarizer ?? summaryModel ?? extractiveSummarizer;
-    this.compactor = createCompactor({
-      ...engineOptions,
-      pin: pinFromKwargs(engineOptions.pin),
-      store: engineOptions.store ?? defaultStore(),
-      ...(engineOptions.provider === undefined && model !== undefined
-        ? providerOf(model as ChatModelLike | string)
-        : {}),
-      summaryPlacement,
-      ...(this.contextWindow === undefined ? {} : { contextWindow: this.contextWindow }),
-      ...(contextWindows === undefined ? {} : { contextWindows }),
-      ...(tokenCounter === undefined
-        ? {}
-        : {
-            estimator: tokenCounterEstimator(tokenCounter, engineOptions.estimator ?? createEstimator()),
-          }),
-      onEvent: this.#handleEvent,
-      ...(this.#modelName === undefined ? {} : { model: this.#modelName }),
-      summarizer: effective,
-    });
+    this.#runtime = createHistoryRuntime(options ?? ({} as CompactingChatMessageHistoryOptions));
+    ({
+      history: this.history,
+      compactor: this.compactor,
+      contextWindow: this.contextWindow,
+      templateTokens: this.templateTokens,
+    } = this.#runtime);
   }
 
   /**
@@ -318,7 +94,7 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
   async getMessages(): Promise<BaseMessage[]> {
     const stored = await this.history.getMessages();
     const neutral = toNeutralMessages(stored);
-    return this.#viewFor(stored, neutral, this.templateTokens + this.#inputReserve(neutral));
+    return this.#viewFor(stored, neutral, this.templateTokens + inputReserve(this.#runtime, neutral));
   }
 
   /**
@@ -337,7 +113,7 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
         : this.compactor.estimator.countMessages(toNeutralMessages(inputMessages));
     const overhead = this.templateTokens + inputTokens;
     const window = this.contextWindow;
-    const calibratedOverhead = this.compactor.estimator.calibrated(overhead, this.#modelName);
+    const calibratedOverhead = this.compactor.estimator.calibrated(overhead, this.#runtime.modelName);
     if (window !== undefined && calibratedOverhead > window) {
       throw new ContextOverflowError({
         message: `The input alone does not fit the context window: about ${calibratedOverhead} tokens (${inputTokens} of input, ${this.templateTokens} reserved for the template) for a window of ${window}. Nothing was sent and nothing stored was changed.`,
@@ -357,7 +133,9 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
   /** The compaction state now in force for this conversation, if any. */
   async getCompactionState(): Promise<CompactionState | undefined> {
     const messages = toNeutralMessages(await this.history.getMessages());
-    const state = await this.compactor.store.get(this.#idOf(messages));
+    const state = await this.compactor.store.get(
+      historyConversationId(this.#runtime.conversationId, messages),
+    );
     return stateMatches(messages, state) ? state : undefined;
   }
 
@@ -366,35 +144,14 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
    * command): summarizes what is older than the kept window into the summary in force. The stored
    * messages stay as they are.
    */
-  async compact({ signal }: CompactHistoryOptions = {}): Promise<CompactNowResult> {
-    const stored = await this.history.getMessages();
-    const neutral = toNeutralMessages(stored);
-    const conversationId = this.#idOf(neutral);
-    const previous = await this.compactor.store.get(conversationId).catch(() => undefined);
-    const coveredBefore = stateMatches(neutral, previous) ? previous!.coveredCount : 0;
-    const state =
-      neutral.length === 0
-        ? undefined
-        : await this.compactor.compact(neutral, {
-            conversationId,
-            ...(this.contextWindow === undefined ? {} : { contextWindow: this.contextWindow }),
-            ...(this.#modelName === undefined ? {} : { model: this.#modelName }),
-            ...(signal === undefined ? {} : { abortSignal: signal }),
-          });
-    this.#view = undefined;
-    const messages = await this.getMessages();
-    const coveredCount = stateMatches(neutral, state) ? state!.coveredCount : 0;
-    const count = (list: readonly Message[]) =>
-      this.compactor.estimator.calibrated(this.compactor.estimator.countMessages(list), this.#modelName);
-    return {
-      compacted: coveredCount > coveredBefore,
-      coveredCount,
-      newlyCoveredCount: Math.max(0, coveredCount - coveredBefore),
-      tokensBefore: count(neutral),
-      tokensAfter: count(toNeutralMessages(messages)),
-      state: coveredCount > 0 ? state : undefined,
-      messages,
-    };
+  compact({ signal }: CompactHistoryOptions = {}): Promise<CompactNowResult> {
+    return compactHistoryNow(this.#runtime, {
+      signal,
+      freshView: () => {
+        this.#view.clear();
+        return this.getMessages();
+      },
+    });
   }
 
   async addMessage(message: BaseMessage): Promise<void> {
@@ -406,29 +163,9 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
    * the conversation is over the background threshold (and calibrates from its `usage_metadata`).
    */
   override async addMessages(messages: BaseMessage[]): Promise<void> {
-    const capped = await this.#cap(messages);
+    const capped = await capForStorage(this.#runtime, messages);
     await this.history.addMessages(capped);
-    const view = this.#view;
-    this.#view = undefined;
-    const last = capped[capped.length - 1];
-    if (last === undefined || !AIMessage.isInstance(last)) return;
-    const all = toNeutralMessages(await this.history.getMessages());
-    const usage = last.usage_metadata;
-    // What the model was sent, as far as this history knows: the view and this turn's input (the
-    // template's text is not known, so calibration errs towards counting high, the safe side).
-    const inputMessages = capped.filter((message) => !AIMessage.isInstance(message));
-    const estimatedTokens =
-      view === undefined
-        ? undefined
-        : view.viewTokens + this.compactor.estimator.countMessages(toNeutralMessages(inputMessages));
-    void this.compactor.afterResponse(all, {
-      conversationId: this.#idOf(all),
-      ...(this.contextWindow === undefined ? {} : { contextWindow: this.contextWindow }),
-      overheadTokens: this.templateTokens + this.#inputReserve(all),
-      ...(usage?.input_tokens === undefined || estimatedTokens === undefined
-        ? {}
-        : { inputTokens: usage.input_tokens, estimatedTokens }),
-    });
+    await summarizeAfterResponse(this.#runtime, { stored: capped, view: this.#view.take() });
   }
 
   async addUserMessage(message: string): Promise<void> {
@@ -442,135 +179,9 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
   /** Clears the wrapped history and forgets the conversation's summary. */
   async clear(): Promise<void> {
     const messages = toNeutralMessages(await this.history.getMessages());
-    await this.compactor.store.delete(this.#idOf(messages));
+    await this.compactor.store.delete(historyConversationId(this.#runtime.conversationId, messages));
     await this.history.clear();
-    this.#view = undefined;
-  }
-
-  /** The view for `stored` with `overhead` raw tokens next to it, cached while both stay the same. */
-  async #viewFor(
-    stored: readonly BaseMessage[],
-    neutral: readonly Message[],
-    overhead: number,
-    signal?: AbortSignal,
-  ): Promise<BaseMessage[]> {
-    const key = `${stored.length}|${overhead}`;
-    let view = this.#view;
-    if (view === undefined || view.key !== key) {
-      const made: CompactedView = {
-        key,
-        viewTokens: 0,
-        messages: this.#compactedView(neutral, overhead, signal).then(
-          ({ messages, viewTokens }) => {
-            made.viewTokens = viewTokens;
-            return messages;
-          },
-          (error: unknown) => {
-            if (this.#view === made) this.#view = undefined;
-            throw error;
-          },
-        ),
-      };
-      this.#view = view = made;
-    }
-    return [...(await view.messages)];
-  }
-
-  async #compactedView(
-    messages: readonly Message[],
-    overhead: number,
-    signal: AbortSignal | undefined,
-  ): Promise<{ messages: BaseMessage[]; viewTokens: number }> {
-    if (messages.length === 0) return { messages: [], viewTokens: 0 };
-    const conversationId = this.#idOf(messages);
-    const prepared = await this.compactor.prepare(messages, {
-      conversationId,
-      overheadTokens: overhead,
-      ...(this.contextWindow === undefined ? {} : { contextWindow: this.contextWindow }),
-      ...(this.#modelName === undefined ? {} : { model: this.#modelName }),
-      ...(signal === undefined ? {} : { abortSignal: signal }),
-    });
-    let compacted = prepared.messages;
-    const { estimator } = this.compactor;
-    if (this.contextWindow !== undefined) {
-      // The engine keeps the newest group of what it is given; next to a large input, even that may
-      // have to leave the view.
-      const countTokens = (list: readonly Message[]) =>
-        estimator.calibrated(estimator.countMessages(list) + overhead, this.#modelName);
-      const tokensBefore = countTokens(compacted);
-      const fitted = dropToFit(compacted, {
-        budgetTokens: this.contextWindow * this.#compactRatio,
-        countTokens,
-      });
-      if (fitted.droppedCount > 0) {
-        compacted = fitted.messages;
-        this.#handleEvent({
-          type: 'emergency-truncation',
-          conversationId,
-          droppedCount: fitted.droppedCount,
-          tokensBefore,
-          tokensAfter: countTokens(compacted),
-        });
-      }
-    }
-    const view = toPromptMessages(compacted);
-    return { messages: view, viewTokens: estimator.countMessages(toNeutralMessages(view)) };
-  }
-
-  /**
-   * Raw tokens to keep for an input not seen yet: the largest of the last four user messages (not
-   * tool results), at least a tenth and at most a quarter of the window; `inputTokens` if given.
-   */
-  #inputReserve(messages: readonly Message[]): number {
-    if (this.#inputTokens !== undefined) return this.#inputTokens;
-    const window = this.contextWindow;
-    if (window === undefined) return 0;
-    let largest = 0;
-    let seen = 0;
-    for (let index = messages.length - 1; index >= 0 && seen < RECENT_INPUTS; index--) {
-      const message = messages[index]!;
-      if (message.role !== 'user') continue;
-      seen++;
-      largest = Math.max(largest, this.compactor.estimator.countMessage(message));
-    }
-    return Math.min(
-      Math.max(largest, Math.ceil(window * INPUT_RESERVE_MIN_SHARE)),
-      Math.floor(window * INPUT_RESERVE_MAX_SHARE),
-    );
-  }
-
-  /**
-   * The messages as stored: tool results capped. With references on, each cut names its original
-   * (`[ref=…]`), and the original is archived first (it exists nowhere else).
-   */
-  async #cap(messages: readonly BaseMessage[]): Promise<BaseMessage[]> {
-    const neutral = toNeutralMessages(messages);
-    const caps = { maxChars: this.#toolResultMaxChars, limits: this.#toolResultLimits };
-    const plain = capToolResults(neutral, caps);
-    if (plain.records.length === 0) return [...messages];
-    const archive = this.#archive;
-    if (archive === undefined || this.#recallSecret === undefined) return fromNeutralMessages(plain.messages);
-    const conversation = [...toNeutralMessages(await this.history.getMessages()), ...neutral];
-    const scope = createRecallScope({ messages: conversation, secret: this.#recallSecret });
-    // At storage time the result is its own original.
-    const marks = createRecallMarks({ scope, originals: [] });
-    const { messages: capped } = capToolResults(neutral, { ...caps, marks });
-    const conversationId = this.#idOf(conversation);
-    for (const record of plain.records) {
-      const part = neutral[record.messageIndex]?.content;
-      if (!Array.isArray(part)) continue;
-      for (const item of part) {
-        if (item?.type !== 'tool-result' || item.toolCallId !== record.toolCallId) continue;
-        const texts = toolResultTexts(item);
-        for (let index = 0; index < texts.length; index++) {
-          const ref = marks.toolResult(item, index);
-          if (ref !== undefined && texts[index]!.length > 0) {
-            await archive.put(conversationId, { ref, text: texts[index]! });
-          }
-        }
-      }
-    }
-    return fromNeutralMessages(capped);
+    this.#view.clear();
   }
 
   /**
@@ -578,34 +189,25 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
    * archived originals of results capped when stored. Add it to the tools your chain binds.
    */
   recallTool(options: Pick<RecallToolOptions, 'maxChars'> = {}) {
+    const { recallSecret, archive } = this.#runtime;
     return recallTool({
       ...options,
-      ...(this.#recallSecret === undefined ? {} : { secret: this.#recallSecret }),
+      ...(recallSecret === undefined ? {} : { secret: recallSecret }),
       messages: () => this.history.getMessages(),
-      ...(this.#archive === undefined ? {} : { archive: this.#archive }),
-      conversationId: (messages) => this.#idOf(messages),
+      ...(archive === undefined ? {} : { archive }),
+      conversationId: (messages) => historyConversationId(this.#runtime.conversationId, messages),
     });
   }
 
-  #idOf(messages: readonly Message[]): string {
-    return (
-      this.#conversationId ?? deriveConversationId(messages.filter((message) => message.role !== 'system'))
+  /** The view for `stored` with `overhead` raw tokens next to it, cached while both stay the same. */
+  #viewFor(
+    stored: readonly BaseMessage[],
+    neutral: readonly Message[],
+    overhead: number,
+    signal?: AbortSignal,
+  ): Promise<BaseMessage[]> {
+    return this.#view.get(`${stored.length}|${overhead}`, () =>
+      compactedView(this.#runtime, neutral, overhead, signal),
     );
   }
-}
-
-function providerOf(model: ChatModelLike | string): { provider?: string } {
-  const provider = chatModelProvider(model);
-  return provider === undefined ? {} : { provider };
-}
-
-/** The input of a prompt as messages: strings become user messages. */
-function toInputMessages(input: GetPromptMessagesOptions['input']): BaseMessage[] {
-  if (input === undefined || input === null) return [];
-  const list = Array.isArray(input) ? input : [input];
-  return list.flatMap((item: unknown) => {
-    if (typeof item === 'string') return item === '' ? [] : [new HumanMessage(item)];
-    if (isBaseMessage(item)) return [item];
-    return [];
-  });
 }

@@ -13,7 +13,7 @@ import {
   checkName,
   checkWholeNumber,
 } from '../options/option-checks';
-import type { CompactionMiddlewareOptions } from './compaction-middleware';
+import type { CompactionMiddlewareOptions } from './compaction-middleware-options';
 import { tokenLimitRatio } from './token-limit';
 
 /**

@@ -6,24 +6,18 @@ import {
   RECALL_ANSWER_MAX_CHARS,
   RECALL_TOOL_DESCRIPTION,
   RECALL_TOOL_NAME,
-  type RecallArchive,
+  type RecallAnswerOptions,
   recallFromMessages,
   recallToolInputSchema,
 } from '@spillway/core';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
 
-/** Options of {@link recallTool}. */
-export interface RecallToolOptions {
-  /**
-   * The secret the references were made with (the engine's `recall.secret`).
-   * @default DEFAULT_RECALL_SECRET
-   */
-  secret?: string;
-  /**
-   * Characters in one answer, at most (a page read, or a search's list of matches).
-   * @default 8000
-   */
-  maxChars?: number;
+/**
+ * Options of {@link recallTool}: the read-back tool's options shared by every adapter
+ * (`RecallAnswerOptions` of `@spillway/core`: `secret`, `maxChars`, `archive`), plus where the
+ * conversation is read from; `conversationId` may also be derived from the conversation.
+ */
+export interface RecallToolOptions extends Omit<RecallAnswerOptions, 'conversationId'> {
   /**
    * Where the conversation is read from. In a `createAgent` agent leave it out: the tool reads the
    * agent state's `messages` (the originals; the middleware never rewrites them). Give it for
@@ -31,8 +25,6 @@ export interface RecallToolOptions {
    * @default the agent state's messages
    */
   messages?: () => readonly BaseMessage[] | Promise<readonly BaseMessage[]>;
-  /** Where originals capped at storage time were archived (`CompactingChatMessageHistory`). @default none */
-  archive?: RecallArchive;
   /**
    * The conversation's id in `archive`, or how to derive it from the conversation's messages.
    * @default none

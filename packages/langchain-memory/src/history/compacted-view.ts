@@ -1,0 +1,60 @@
+import type { BaseMessage } from '@langchain/core/messages';
+import type { Message } from '@spillway/core';
+import { toNeutralMessages } from '../convert/to-neutral-messages';
+import { toPromptMessages } from '../convert/to-prompt-messages';
+import { dropToFit } from './drop-to-fit';
+import { historyConversationId } from './history-conversation-id';
+import type { HistoryRuntime } from './history-runtime';
+
+/** A compacted view, and its raw estimate (no overhead), for calibration. */
+export interface CompactedView {
+  messages: BaseMessage[];
+  viewTokens: number;
+}
+
+/**
+ * The view a prompt is built from, with `overhead` raw tokens next to it (the template and the
+ * input): the engine's request (summary in place of the covered prefix, large tool results
+ * shortened), then, when even that is over the compact threshold next to the overhead, the oldest
+ * messages dropped from the view (`dropToFit`, with an `emergency-truncation` event), then shaped
+ * for every chat integration (`toPromptMessages`).
+ */
+export async function compactedView(
+  runtime: HistoryRuntime,
+  messages: readonly Message[],
+  overhead: number,
+  signal: AbortSignal | undefined,
+): Promise<CompactedView> {
+  if (messages.length === 0) return { messages: [], viewTokens: 0 };
+  const { compactor, contextWindow, modelName } = runtime;
+  const conversationId = historyConversationId(runtime.conversationId, messages);
+  const prepared = await compactor.prepare(messages, {
+    conversationId,
+    overheadTokens: overhead,
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(modelName === undefined ? {} : { model: modelName }),
+    ...(signal === undefined ? {} : { abortSignal: signal }),
+  });
+  let compacted = prepared.messages;
+  const { estimator } = compactor;
+  if (contextWindow !== undefined) {
+    // The engine keeps the newest group of what it is given; next to a large input, even that may
+    // have to leave the view.
+    const countTokens = (list: readonly Message[]) =>
+      estimator.calibrated(estimator.countMessages(list) + overhead, modelName);
+    const tokensBefore = countTokens(compacted);
+    const fitted = dropToFit(compacted, { budgetTokens: contextWindow * runtime.compactRatio, countTokens });
+    if (fitted.droppedCount > 0) {
+      compacted = fitted.messages;
+      runtime.handleEvent({
+        type: 'emergency-truncation',
+        conversationId,
+        droppedCount: fitted.droppedCount,
+        tokensBefore,
+        tokensAfter: countTokens(compacted),
+      });
+    }
+  }
+  const view = toPromptMessages(compacted);
+  return { messages: view, viewTokens: estimator.countMessages(toNeutralMessages(view)) };
+}

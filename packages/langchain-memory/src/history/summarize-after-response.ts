@@ -1,0 +1,36 @@
+import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { toNeutralMessages } from '../convert/to-neutral-messages';
+import { historyConversationId } from './history-conversation-id';
+import type { HistoryRuntime } from './history-runtime';
+import { inputReserve } from './input-reserve';
+
+/**
+ * After an AI message was stored: calibrates from its `usage_metadata` against what the model was
+ * sent (the last view, `view`, plus this turn's input) and starts a background summary when the
+ * conversation is over the background threshold. Does not wait for the summary.
+ */
+export async function summarizeAfterResponse(
+  runtime: HistoryRuntime,
+  { stored, view }: { stored: readonly BaseMessage[]; view: { viewTokens: number } | undefined },
+): Promise<void> {
+  const last = stored[stored.length - 1];
+  if (last === undefined || !AIMessage.isInstance(last)) return;
+  const { compactor, contextWindow } = runtime;
+  const all = toNeutralMessages(await runtime.history.getMessages());
+  const usage = last.usage_metadata;
+  // What the model was sent, as far as this history knows: the view and this turn's input (the
+  // template's text is not known, so calibration errs towards counting high, the safe side).
+  const inputMessages = stored.filter((message) => !AIMessage.isInstance(message));
+  const estimatedTokens =
+    view === undefined
+      ? undefined
+      : view.viewTokens + compactor.estimator.countMessages(toNeutralMessages(inputMessages));
+  void compactor.afterResponse(all, {
+    conversationId: historyConversationId(runtime.conversationId, all),
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    overheadTokens: runtime.templateTokens + inputReserve(runtime, all),
+    ...(usage?.input_tokens === undefined || estimatedTokens === undefined
+      ? {}
+      : { inputTokens: usage.input_tokens, estimatedTokens }),
+  });
+}

@@ -1,0 +1,53 @@
+import type { CompactorOptions, Summarizer } from '@spillway/core';
+import type { TokenCounter } from '../estimate/token-counter-estimator';
+import type { InvokableChatModel } from '../summarize/model-summarizer';
+import type { TokenLimit } from './token-limit';
+
+/** Options of `compactionMiddleware`. Every option of `createCompactor` applies too. */
+export interface CompactionMiddlewareOptions extends Omit<CompactorOptions, 'model' | 'estimator'> {
+  /**
+   * The chat model that writes summaries (LangChain's `summarizationMiddleware` calls it `model`
+   * too), e.g. a cheaper model than the agent's, or a model string for `initChatModel`
+   * (`'openai:gpt-4.1-mini'`). Ignored when `summarizer` is given.
+   * @default the agent's own model
+   */
+  model?: InvokableChatModel | string;
+  /**
+   * Makes summaries without a chat model, or with your own call. Wins over `model`. Pass
+   * `extractiveSummarizer` from `@spillway/core` for a deterministic, offline summary.
+   * @default a summarizer calling `model`
+   */
+  summarizer?: Summarizer;
+  /**
+   * When the prompt is compacted before a model call: a share of the window (`{ fraction }`) or a
+   * token count (`{ tokens }`). Sets `thresholds.compact`; background and emergency thresholds move
+   * with it when needed to stay in order.
+   * @default { fraction: 0.85 } (COMPACT_THRESHOLD_RATIO)
+   */
+  trigger?: TokenLimit;
+  /**
+   * How much of the newest conversation is kept verbatim: `{ fraction }` or `{ tokens }`. Sets
+   * `protectedRatio`.
+   * @default { fraction: 0.25 } (PROTECTED_WINDOW_RATIO)
+   */
+  keep?: TokenLimit;
+  /**
+   * How many times a model call rejected as too long (LangChain's `ContextOverflowError`, a
+   * provider's "context length exceeded") is compacted harder and retried.
+   * @default 4
+   */
+  maxOverflowRetries?: number;
+  /**
+   * Counts tokens and learns the real tokenizer's ratio from `usage_metadata.input_tokens`.
+   * @default createEstimator()
+   */
+  estimator?: CompactorOptions['estimator'];
+  /**
+   * Counts the tokens of LangChain messages for every threshold decision, as LangChain's
+   * `summarizationMiddleware` option of that name does, but synchronously: it is called with one
+   * message at a time (memoised per message) and a list counts as the sum, so it must return a
+   * number, not a `Promise`. Calibration from `usage_metadata` still applies on top of it.
+   * @default the estimator's own count
+   */
+  tokenCounter?: TokenCounter;
+}
