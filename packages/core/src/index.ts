@@ -93,8 +93,14 @@ export {
 export { type ProviderProfile, providerProfile } from './provider/provider-profile';
 export { createRecallRef } from './recall/create-recall-ref';
 export {
+  type ExtractedRecallRef,
+  extractRecallRef,
+  RECALL_REF_INPUT_MAX_CHARS,
+} from './recall/extract-recall-ref';
+export {
   type ParseRecallInputResult,
   parseRecallInput,
+  RECALL_SEARCH_MAX_CHARS,
   type RecallReadRequest,
   type RecallRequest,
   type RecallSearchRequest,
@@ -127,6 +133,7 @@ export {
   DEFAULT_RECALL_SECRET,
   type RecallScope,
 } from './recall/recall-scope';
+export { RECALL_SEARCH_MAX_PROGRAM } from './recall/recall-search-engine';
 export {
   RECALL_TOOL_DESCRIPTION,
   RECALL_TOOL_NAME,
@@ -135,6 +142,12 @@ export {
   recallToolInputSchema,
 } from './recall/recall-tool';
 export {
+  type RestoreArchivedOriginalsOptions,
+  restoreArchivedOriginals,
+} from './recall/restore-archived-originals';
+export {
+  RECALL_SEARCH_MAX_SCAN_CHARS,
+  RECALL_SEARCH_TIME_LIMIT_MS,
   type RecallMatch,
   type RecallSearchResult,
   type RecallSource,

@@ -1,6 +1,6 @@
 import type { FilePart, ImagePart, Message } from '../message/message';
 import { imagePlaceholder } from '../truncate/image-placeholder';
-import { parseRecallInput } from './parse-recall-input';
+import { parseRecallInput, type RecallRequest } from './parse-recall-input';
 import { readRecallPage } from './read-recall-page';
 import type { RecallAnswerOptions } from './recall-answer-options';
 import type { RecallArchive, RecallArchiveEntry } from './recall-archive';
@@ -15,6 +15,7 @@ import {
 import { parseRecallRef, refAnnotation } from './recall-ref';
 import { createRecallScope, DEFAULT_RECALL_SECRET, type RecallScope } from './recall-scope';
 import { RECALL_TOOL_NAME } from './recall-tool';
+import { restoreArchivedOriginals } from './restore-archived-originals';
 import { type RecallSource, searchRecall } from './search-recall';
 
 /** Options of {@link recallFromMessages}: the read-back tool's shared options, and what it was called with. */
@@ -47,23 +48,37 @@ export const RECALL_ANSWER_MAX_CHARS = 8_000;
  * material behind a reference, or searches. References are resolved by recomputing them over
  * `messages` (no storage: a tool result's text, an image, or a span of messages is found in the
  * conversation and its reference checked against its content), or, for tool results capped at
- * storage time, in `archive`. A reference from another conversation, a made-up one, or one whose
+ * storage time, in `archive` (whose originals first take the place of their capped copies, see
+ * `restoreArchivedOriginals`). A reference from another conversation, a made-up one, or one whose
  * material is gone answers with an error for the model. Search covers the conversation's material
  * (every tool result and every message, not answers of the read-back tool itself), archived
- * originals in place of their capped copies.
+ * originals in place of their capped copies. Never throws: bad input, a refused pattern and a store
+ * that fails each answer with one line for the model (`isError`).
  */
-export async function recallFromMessages({
-  input,
-  messages,
-  secret = DEFAULT_RECALL_SECRET,
-  archive,
-  conversationId,
-  maxChars = RECALL_ANSWER_MAX_CHARS,
-}: RecallFromMessagesOptions): Promise<RecallAnswer> {
-  const parsed = parseRecallInput(input);
+export async function recallFromMessages(options: RecallFromMessagesOptions): Promise<RecallAnswer> {
+  const parsed = parseRecallInput(options.input);
   if (!parsed.ok) return { text: parsed.message, isError: true };
-  const { request } = parsed;
-  const limit = Math.max(200, Math.floor(maxChars));
+  try {
+    return await answer(parsed.request, options);
+  } catch (error) {
+    // A store or a conversation that cannot be read: one line for the model, never a throw.
+    return { text: failedRead(error), isError: true };
+  }
+}
+
+async function answer(
+  request: RecallRequest,
+  {
+    messages: given,
+    secret = DEFAULT_RECALL_SECRET,
+    archive,
+    conversationId,
+    maxChars = RECALL_ANSWER_MAX_CHARS,
+  }: RecallFromMessagesOptions,
+): Promise<RecallAnswer> {
+  const limit = Math.max(200, Math.floor(Number.isFinite(maxChars) ? maxChars : RECALL_ANSWER_MAX_CHARS));
+  // Originals capped at storage time stand where their copies are: references name the originals.
+  const messages = await restoreArchivedOriginals({ messages: given, archive, conversationId });
   const scope = createRecallScope({ messages, secret });
   const conversation = conversationMessages(messages);
   const archived = { archive, conversationId };
@@ -85,7 +100,7 @@ export async function recallFromMessages({
         pattern: request.search,
         maxChars: limit,
       });
-      return { text: result.text, isError: false };
+      return { text: result.text, isError: result.refused === true };
     }
     const length = Math.min(request.length ?? limit, limit);
     const page = readRecallPage({ ref: material.ref, text: material.text, offset: request.offset, length });
@@ -95,7 +110,7 @@ export async function recallFromMessages({
 
   const sources = await recallSources({ conversation, scope, ...archived });
   const result = searchRecall({ sources, pattern: request.search, maxChars: limit });
-  return { text: result.text, isError: false };
+  return { text: result.text, isError: result.refused === true };
 }
 
 /** The material behind a reference. */
@@ -237,7 +252,14 @@ function mediaOf(message: Message): (ImagePart | FilePart)[] {
   return found;
 }
 
-function unknownRef(ref: string): string {
+function failedRead(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message.split('\n')[0] ?? '';
+  return `${RECALL_TOOL_NAME} could not read the material: ${line.length > 200 ? `${line.slice(0, 199)}…` : line}`;
+}
+
+function unknownRef(given: string): string {
+  const ref = given.length > 60 ? `${given.slice(0, 59)}…` : given;
   return (
     `Nothing in this conversation is known by the reference ${JSON.stringify(ref)}. A reference works ` +
     `only in the conversation that showed it, exactly as shown (e.g. "t.Ab12Cd34Ef56"); the material ` +

@@ -1,3 +1,5 @@
+import { extractRecallRef } from './extract-recall-ref';
+
 /**
  * The references Spillway writes where it cut something, and how they read:
  *
@@ -37,15 +39,13 @@ export const RECALL_REF_PATTERN =
   /\b(?:t\.[A-Za-z0-9]{12}|i\.[A-Za-z0-9]{12}|s\.\d{1,9}-\d{1,9}\.[A-Za-z0-9]{12})\b/g;
 
 /**
- * Reads a reference; `undefined` when `ref` is not one Spillway writes. Surrounding whitespace,
- * quotes and a `ref=` prefix (as a model may copy them from a marker) are ignored.
+ * Reads a reference; `undefined` when `ref` holds none Spillway writes. Read leniently, in every form
+ * a marker prints it (`[ref=t.…]`, `ref=t.… offset=…`, quoted, a whole marker line: see
+ * `extractRecallRef`).
  */
 export function parseRecallRef(value: string): RecallRef | undefined {
   if (typeof value !== 'string') return undefined;
-  const ref = value
-    .trim()
-    .replace(/^ref=/, '')
-    .replace(/^["'`[]+|["'`\]]+$/g, '');
+  const { ref } = extractRecallRef(value);
   const match = PATTERN.exec(ref);
   if (match === null) return undefined;
   if (match[1] !== undefined) {

@@ -13,9 +13,11 @@ export const RECALL_TOOL_DESCRIPTION =
   'window. Every cut (a truncation marker, a placeholder, a summary) names a `ref`. ' +
   'Read: pass `ref`, and optionally `offset` and `length` (in characters), to get that part of the ' +
   'original text exactly; each page says which characters it holds and where the next page starts. ' +
-  'Search: pass `search` (a case-insensitive JavaScript regular expression, or plain text) to list the ' +
-  'matching lines with their `ref` and character `offset`, within `ref` when it is given, else across ' +
-  'all cut material of this conversation; then read around a match with that `ref` and `offset`.';
+  'Search: pass `search` (plain text, or a case-insensitive regular expression in RE2 syntax: no ' +
+  'lookaround or backreferences; at most 1000 characters) to list the matching lines with their `ref` ' +
+  'and character `offset`, within `ref` when it is given, else across all cut material of this ' +
+  'conversation; then read around a match with that `ref` and `offset`. A search that stops at its ' +
+  'time or size limit says where, and the call that goes on from there.';
 
 /** A JSON Schema property of {@link recallToolInputSchema}. */
 export interface RecallToolInputProperty {
@@ -71,7 +73,7 @@ export const recallToolInputSchema: RecallToolInputSchema = {
       type: 'string',
       minLength: 1,
       description:
-        'A JavaScript regular expression, matched case-insensitively line by line (^ and $ match at line ends); text that is not a valid regular expression is searched as is.',
+        'Plain text, or a regular expression in RE2 syntax (as in JavaScript, without lookaround or backreferences), matched case-insensitively line by line (^ and $ match at line ends); text that is not a valid pattern is searched as is. At most 1000 characters.',
     },
   },
   additionalProperties: false,

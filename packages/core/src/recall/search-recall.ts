@@ -1,4 +1,7 @@
 import { safeEnd } from '../truncate/cut-points';
+import { RECALL_SEARCH_MAX_CHARS } from './parse-recall-input';
+import { createRecallSearchEngine, RECALL_SEARCH_MAX_PROGRAM } from './recall-search-engine';
+import { recallSearchSnippet } from './recall-search-snippet';
 import { RECALL_TOOL_NAME } from './recall-tool';
 
 /** One text that {@link searchRecall} searches. */
@@ -23,8 +26,10 @@ export interface SearchRecallOptions {
   /** The texts to search, in the order their matches are listed. */
   sources: Iterable<RecallSource>;
   /**
-   * A JavaScript regular expression, matched case-insensitively with `^` and `$` at line ends;
-   * a pattern that is not a valid regular expression is searched as literal text.
+   * What to find, case-insensitively: a regular expression in RE2 syntax (the common syntax of
+   * JavaScript, Python and Go patterns without lookaround and backreferences; `^` and `$` match at
+   * line ends), or plain text. A pattern without any of `.*+?^${}()|[]\\`, or one that is not a
+   * valid RE2 pattern, is searched as literal text. Longer than {@link RECALL_SEARCH_MAX_CHARS}: refused.
    */
   pattern: string;
   /**
@@ -42,7 +47,25 @@ export interface SearchRecallOptions {
    * @default 160
    */
   maxLineChars?: number;
+  /**
+   * Characters of material looked through, at most (the size limit): the answer says where the
+   * search stopped and how to go on from there.
+   * @default 64000000 (RECALL_SEARCH_MAX_SCAN_CHARS)
+   */
+  maxScanChars?: number;
+  /**
+   * Milliseconds of searching, at most (the time limit, checked before each block of material and
+   * each match, once a first block was searched): the answer says where the search stopped and how
+   * to go on from there. `Infinity` turns it off.
+   * @default 30 (RECALL_SEARCH_TIME_LIMIT_MS)
+   */
+  timeLimitMs?: number;
 }
+
+/** Default {@link SearchRecallOptions.maxScanChars}. */
+export const RECALL_SEARCH_MAX_SCAN_CHARS = 64_000_000;
+/** Default {@link SearchRecallOptions.timeLimitMs}. */
+export const RECALL_SEARCH_TIME_LIMIT_MS = 30;
 
 /** One listed match. */
 export interface RecallMatch {
@@ -60,17 +83,33 @@ export interface RecallSearchResult {
   readonly matches: readonly RecallMatch[];
   /** Matches found but not listed (over `maxMatches` or `maxChars`). */
   readonly omitted: number;
-  /** Whether the pattern was searched as literal text (it was not a valid regular expression). */
+  /** Whether the pattern was searched as literal text because it is not a valid RE2 pattern. */
   readonly literal: boolean;
+  /**
+   * Whether every character of the material was searched; `false` when the size or time limit
+   * stopped the search first (`stoppedAt` says where, and the answer how to go on).
+   */
+  readonly complete: boolean;
+  /** Where the search stopped, when it did not finish. */
+  readonly stoppedAt?: { readonly ref: string; readonly offset: number; readonly reason: 'size' | 'time' };
+  /**
+   * Whether the pattern was refused (longer than {@link RECALL_SEARCH_MAX_CHARS} characters, or more
+   * than `RECALL_SEARCH_MAX_PROGRAM` RE2 instructions); `text` says so in one line.
+   */
+  readonly refused?: boolean;
 }
 
 /**
  * Searches cut material line by line: lists each matching line (once, at its first match; a line
  * longer than `maxLineChars` once per shown stretch) with its reference and the character offset of
  * the match, written as the arguments of the read call that opens there, and says how many more
- * matches were left out. Bounded output; linear work (each step looks at most `maxLineChars` around a
- * match and the search resumes after what was shown), so a 50 MB single-line text costs one pass.
- * Pure; never throws on a bad pattern (it is then searched as literal text).
+ * matches were left out. Bounded everywhere: the pattern is matched by RE2 (linear time, see
+ * {@link createRecallSearchEngine}), so no pattern can stall the process; the output is at most
+ * `maxChars`; the material looked through is at most `maxScanChars` characters and `timeLimitMs`
+ * milliseconds, after which the answer says where the search stopped and gives the call that goes
+ * on from there. Each step looks at most `maxLineChars` around a match and the search resumes after
+ * what was shown. Pure but for the clock; never throws (a pattern RE2 refuses is searched as literal
+ * text; one over {@link RECALL_SEARCH_MAX_CHARS} characters is refused in one line).
  */
 export function searchRecall({
   sources,
@@ -78,8 +117,37 @@ export function searchRecall({
   maxMatches = 20,
   maxChars = 4000,
   maxLineChars = 160,
+  maxScanChars = RECALL_SEARCH_MAX_SCAN_CHARS,
+  timeLimitMs = RECALL_SEARCH_TIME_LIMIT_MS,
 }: SearchRecallOptions): RecallSearchResult {
-  const { regex, literal } = compile(pattern);
+  if (typeof pattern !== 'string' || pattern.length > RECALL_SEARCH_MAX_CHARS) {
+    const length = typeof pattern === 'string' ? pattern.length : 0;
+    return {
+      text: `[${RECALL_TOOL_NAME} search: the pattern is ${length} characters long; the limit is ${RECALL_SEARCH_MAX_CHARS}.]`,
+      matches: [],
+      omitted: 0,
+      literal: false,
+      complete: true,
+      refused: true,
+    };
+  }
+  const engine = createRecallSearchEngine({
+    pattern,
+    maxScanChars: Number.isFinite(maxScanChars) ? Math.max(1, maxScanChars) : Number.POSITIVE_INFINITY,
+    timeLimitMs: Number.isNaN(timeLimitMs) ? RECALL_SEARCH_TIME_LIMIT_MS : Math.max(0, timeLimitMs),
+    now: clock,
+  });
+  if (engine.kind === 'too-complex') {
+    return {
+      text: `[${RECALL_TOOL_NAME} search /${pattern}/i: the pattern is too complex (${engine.programSize} steps; the limit is ${RECALL_SEARCH_MAX_PROGRAM}): use fewer or smaller repetitions, or search for plain text.]`,
+      matches: [],
+      omitted: 0,
+      literal: false,
+      complete: true,
+      refused: true,
+    };
+  }
+  const literal = engine.kind === 'invalid';
   const display = `${literal ? JSON.stringify(pattern) : `/${pattern}/i`}`;
   const window = Math.max(16, Math.floor(maxLineChars));
   const matches: RecallMatch[] = [];
@@ -87,24 +155,29 @@ export function searchRecall({
   let found = 0;
   let used = 0;
   let firstOmitted: { ref: string; offset: number } | undefined;
+  let stoppedAt: RecallSearchResult['stoppedAt'];
   let searched = 0;
-  // The header and the footer are written last; room is kept for their longest form.
-  const reserve = 400 + display.length + JSON.stringify(pattern).length;
+  // The header and the footers are written last; room is kept for their longest form.
+  const reserve = 600 + display.length + 2 * JSON.stringify(pattern).length;
   let full = false;
-  for (const source of sources) {
+  search: for (const source of sources) {
     searched++;
     const { ref, text } = source;
     const start = clamp(source.start ?? 0, 0, text.length);
     const end = clamp(source.end ?? text.length, start, text.length);
-    regex.lastIndex = start;
-    while (regex.lastIndex < end) {
-      const match = regex.exec(text);
-      if (match === null || match.index >= end) break;
+    let from = start;
+    while (from < end) {
+      const step = engine.find(text, from, end);
+      if (step.kind === 'none') break;
+      if (step.kind === 'stopped') {
+        stoppedAt = { ref, offset: step.at, reason: step.reason };
+        break search;
+      }
       found++;
-      const index = match.index;
-      const shown = snippet(text, index, index + match[0].length, window);
+      const { index } = step;
+      const shown = recallSearchSnippet(text, index, step.end, window);
       // Resume after what was shown (and after the match, and at least one character further).
-      regex.lastIndex = Math.max(shown.resume, index + match[0].length, index + 1);
+      from = Math.max(shown.resume, step.end, index + 1);
       if (full) continue;
       const entry = `${JSON.stringify({ ref, offset: index })}: ${shown.line}`;
       if (matches.length >= maxMatches || used + entry.length + 1 + reserve > maxChars) {
@@ -118,78 +191,75 @@ export function searchRecall({
     }
   }
   const omitted = found - matches.length;
-  const where = searched === 1 ? 'the material searched' : `${searched} cut texts`;
-  const header =
-    searched === 0
-      ? `[${RECALL_TOOL_NAME} search ${display}: no cut material is kept here to search.]`
-      : found === 0
-        ? `[${RECALL_TOOL_NAME} search ${display}: no match in ${where}.]`
-        : `[${RECALL_TOOL_NAME} search ${display}: ${found} match${found === 1 ? '' : 'es'} in ${where}${omitted > 0 ? `, the first ${matches.length} listed` : ''}. Each line gives the {"ref","offset"} of the match: pass them to ${RECALL_TOOL_NAME} to read from there.]`;
-  const footer =
-    omitted === 0 || firstOmitted === undefined
-      ? ''
-      : `[${omitted} more not listed. Narrow the pattern, or list the next ones with ${RECALL_TOOL_NAME} {"ref":"${firstOmitted.ref}","search":${JSON.stringify(pattern)},"offset":${firstOmitted.offset}}.]`;
-  const text = [header, ...lines, ...(footer === '' ? [] : [footer])].join('\n');
+  const text = answerText({
+    pattern,
+    display,
+    searched,
+    found,
+    matches,
+    omitted,
+    firstOmitted,
+    stoppedAt,
+    lines,
+  });
   return {
     text: text.length <= maxChars ? text : text.slice(0, safeEnd(text, Math.max(0, maxChars))),
     matches,
     omitted,
     literal,
+    complete: stoppedAt === undefined,
+    ...(stoppedAt === undefined ? {} : { stoppedAt }),
   };
 }
 
-/** The pattern as a global, case-insensitive, multiline regular expression, or as escaped literal text. */
-function compile(pattern: string): { regex: RegExp; literal: boolean } {
-  try {
-    return { regex: new RegExp(pattern, 'gim'), literal: false };
-  } catch {
-    return { regex: new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gim'), literal: true };
+/** The answer: a header, one line per listed match, and footers for what was left out. */
+function answerText({
+  pattern,
+  display,
+  searched,
+  found,
+  matches,
+  omitted,
+  firstOmitted,
+  stoppedAt,
+  lines,
+}: {
+  pattern: string;
+  display: string;
+  searched: number;
+  found: number;
+  matches: readonly RecallMatch[];
+  omitted: number;
+  firstOmitted: { ref: string; offset: number } | undefined;
+  stoppedAt: RecallSearchResult['stoppedAt'];
+  lines: readonly string[];
+}): string {
+  const where = searched === 1 ? 'the material searched' : `${searched} cut texts`;
+  const some = stoppedAt === undefined ? '' : 'at least ';
+  const header =
+    searched === 0
+      ? `[${RECALL_TOOL_NAME} search ${display}: no cut material is kept here to search.]`
+      : found === 0
+        ? `[${RECALL_TOOL_NAME} search ${display}: no match in ${stoppedAt === undefined ? where : 'what was searched'}.]`
+        : `[${RECALL_TOOL_NAME} search ${display}: ${some}${found} match${found === 1 ? '' : 'es'} in ${where}${omitted > 0 ? `, the first ${matches.length} listed` : ''}. Each line gives the {"ref","offset"} of the match: pass them to ${RECALL_TOOL_NAME} to read from there.]`;
+  const footers: string[] = [];
+  if (omitted > 0 && firstOmitted !== undefined) {
+    footers.push(
+      `[${omitted} more not listed. Narrow the pattern, or list the next ones with ${RECALL_TOOL_NAME} {"ref":"${firstOmitted.ref}","search":${JSON.stringify(pattern)},"offset":${firstOmitted.offset}}.]`,
+    );
   }
+  if (stoppedAt !== undefined) {
+    footers.push(
+      `[The search stopped at its ${stoppedAt.reason === 'time' ? 'time' : 'size'} limit before the end: go on with ${RECALL_TOOL_NAME} {"ref":"${stoppedAt.ref}","search":${JSON.stringify(pattern)},"offset":${stoppedAt.offset}}.]`,
+    );
+  }
+  return [header, ...lines, ...footers].join('\n');
 }
 
-/**
- * The line around a match, at most `window` characters (plus `…` where it was shortened), found by
- * looking at most `window` characters either side (never scanning a long line to its ends), and where
- * the search resumes: the end of the line when it was shown whole, else the end of what was shown.
- */
-function snippet(
-  text: string,
-  matchStart: number,
-  matchEnd: number,
-  window: number,
-): { line: string; resume: number } {
-  // The line's ends, looked for at most `window` characters away from the match.
-  const lookStart = Math.max(0, matchStart - window);
-  const back = text.slice(lookStart, matchStart).lastIndexOf('\n');
-  const lineStart = back >= 0 ? lookStart + back + 1 : lookStart;
-  const startsLine = back >= 0 || lookStart === 0;
-  const lookEnd = Math.min(text.length, matchEnd + window);
-  const ahead = text.slice(matchEnd, lookEnd).indexOf('\n');
-  const lineEnd = ahead >= 0 ? matchEnd + ahead : lookEnd;
-  const endsLine = ahead >= 0 || lookEnd === text.length;
-  let start = lineStart;
-  let end = lineEnd;
-  if (end - start > window) {
-    // A long line: show the stretch around the match.
-    start = Math.max(lineStart, matchStart - Math.floor(window / 3));
-    end = Math.min(lineEnd, start + window);
-  }
-  if (start > 0 && isLowSurrogate(text.charCodeAt(start)) && start < matchStart) start++;
-  end = Math.max(start, safeEnd(text, end));
-  const cutBefore = start > lineStart || !startsLine;
-  const cutAfter = end < lineEnd || !endsLine;
-  let line = text.slice(start, end);
-  if (line.endsWith('\r')) line = line.slice(0, -1);
-  return {
-    line: `${cutBefore ? '…' : ''}${line}${cutAfter ? '…' : ''}`,
-    resume: cutAfter ? end : end + 1,
-  };
+function clock(): number {
+  return globalThis.performance?.now() ?? Date.now();
 }
 
 function clamp(value: number, low: number, high: number): number {
   return Number.isFinite(value) ? Math.min(high, Math.max(low, Math.floor(value))) : high;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
