@@ -8,6 +8,7 @@ export type {
   ContextUsage,
   ConversationIdInput,
 } from './compaction-middleware-options';
+export type { RecallMediaOutput, RecallToolOutput } from './recall/recall-media-output';
 export {
   type RecallAiTool,
   type RecallToolOptions,

@@ -1,8 +1,10 @@
 import {
   DEFAULT_RECALL_SECRET,
   type Message,
+  parseRecallInput,
   RECALL_ANSWER_MAX_CHARS,
   RECALL_TOOL_DESCRIPTION,
+  RECALL_TOOL_NAME,
   type RecallAnswerOptions,
   type RecallToolInputSchema,
   recallFromMessages,
@@ -10,6 +12,7 @@ import {
 } from '@spillway/core';
 import type { SdkMessage } from '../prompt/sdk-prompt';
 import { toNeutralMessage } from '../prompt/to-neutral-message';
+import { type RecallToolOutput, recallMediaOf, recallModelOutput } from './recall-media-output';
 
 /**
  * Options of {@link recallTool}: the read-back tool's options shared by every adapter
@@ -36,16 +39,20 @@ export interface RecallToolSchema {
 export interface RecallAiTool {
   readonly description: string;
   readonly inputSchema: RecallToolSchema;
-  execute(input: unknown, options: { messages?: readonly unknown[] }): Promise<string>;
+  execute(input: unknown, options: { messages?: readonly unknown[] }): Promise<RecallToolOutput>;
+  /** The model's view of the output: text, or for an image the text line and the image itself. */
+  toModelOutput(options: { output: unknown }): ReturnType<typeof recallModelOutput>;
 }
 
 /**
  * The read-back tool for the AI SDK: add it as `tools: { spillway_recall: recallTool() }` (or
  * `middleware.recallTool()`, which uses the middleware's secret). It reads the originals from the
  * messages the SDK hands to `execute` (the whole conversation), so nothing is stored: a page of a
- * cut tool result, an image's placeholder line, a summarized or dropped span, or the lines of the
- * conversation's material that match a search. A reference from another conversation, or one made
- * up, answers with an error text the model can act on.
+ * cut tool result, a summarized or dropped span, the lines of the conversation's material that
+ * match a search, or an image read back as an image (the output carries it, and `toModelOutput`
+ * gives it to the model as the content parts of ai 6 or ai 7). Any input is taken and checked by the
+ * tool itself, so bad arguments, an unknown reference or a refused pattern answer with the shared
+ * one-line message the model can act on; nothing a model sends makes it throw.
  */
 export function recallTool({
   secret = DEFAULT_RECALL_SECRET,
@@ -61,25 +68,40 @@ export function recallTool({
       '~standard': {
         version: 1,
         vendor: 'spillway',
-        // Arguments are checked by the tool itself, with a message written for the model.
-        validate: (value) =>
-          typeof value === 'object' && value !== null && !Array.isArray(value)
-            ? { value: value as Record<string, unknown> }
-            : { issues: [{ message: 'Pass an object: {"ref": "…"} or {"search": "…"}.' }] },
+        // Any input: the tool checks it itself, with the shared one-line messages.
+        validate: (value) => ({ value: value as Record<string, unknown> }),
         jsonSchema: { input: jsonSchema, output: jsonSchema },
       },
     },
-    async execute(input, { messages = [] }) {
-      const answer = await recallFromMessages({
-        input,
-        messages: messages.map(modelMessageToNeutral),
-        secret,
-        maxChars,
-        ...(archive === undefined ? {} : { archive }),
-        ...(conversationId === undefined ? {} : { conversationId }),
-      });
-      return answer.text;
+    async execute(input, options) {
+      // Checked first: bad input costs nothing, whatever the size of the conversation.
+      const parsed = parseRecallInput(input);
+      if (!parsed.ok) return parsed.message;
+      try {
+        const { messages = [] } = options ?? {};
+        const answer = await recallFromMessages({
+          input,
+          messages: (Array.isArray(messages) ? messages : []).map(modelMessageToNeutral),
+          secret,
+          maxChars,
+          ...(archive === undefined ? {} : { archive }),
+          ...(conversationId === undefined ? {} : { conversationId }),
+        });
+        const media = answer.media === undefined ? undefined : recallMediaOf(answer.media);
+        if (media === undefined) return answer.text;
+        // ai 6 hands `execute` an `experimental_context`, ai 7 a `context`: the output says which
+        // content parts to give the model.
+        const sdk =
+          options !== null && typeof options === 'object' && 'experimental_context' in options
+            ? 'ai6'
+            : 'ai7';
+        return { type: 'spillway-recall-media', text: answer.text, media, sdk };
+      } catch (error) {
+        const line = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+        return `${RECALL_TOOL_NAME} could not read the conversation: ${line.slice(0, 200)}`;
+      }
     },
+    toModelOutput: ({ output }) => recallModelOutput(output),
   };
 }
 

@@ -1,5 +1,11 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import { capToolResults, createRecallMarks, createRecallScope, toolResultTexts } from '@spillway/core';
+import {
+  capToolResults,
+  createRecallMarks,
+  createRecallScope,
+  restoreArchivedOriginals,
+  toolResultTexts,
+} from '@spillway/core';
 import { fromNeutralMessages } from '../convert/from-neutral-messages';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
 import { historyConversationId } from './history-conversation-id';
@@ -7,7 +13,9 @@ import type { HistoryRuntime } from './history-runtime';
 
 /**
  * The messages as stored: tool results capped. With references on, each cut names its original
- * (`[ref=…]`), and the original is archived first (it exists nowhere else).
+ * (`[ref=…]`), and the original is archived first (it exists nowhere else), under the
+ * conversation's key as it will read once stored (derived keys come from the stored, capped
+ * messages, so reading finds them whatever the conversation opens with).
  */
 export async function capForStorage(
   runtime: HistoryRuntime,
@@ -19,12 +27,20 @@ export async function capForStorage(
   if (plain.records.length === 0) return [...messages];
   const { archive, recallSecret } = runtime;
   if (archive === undefined || recallSecret === undefined) return fromNeutralMessages(plain.messages);
-  const conversation = [...toNeutralMessages(await runtime.history.getMessages()), ...neutral];
-  const scope = createRecallScope({ messages: conversation, secret: recallSecret });
+  const stored = toNeutralMessages(await runtime.history.getMessages());
+  const storedId = historyConversationId(runtime.conversationId, stored);
+  // References are made over the conversation as it was before any cap, as the view and the
+  // read-back tool see it (archived originals in place of their copies).
+  const before = await restoreArchivedOriginals({ messages: stored, archive, conversationId: storedId });
+  const scope = createRecallScope({ messages: [...before, ...neutral], secret: recallSecret });
   // At storage time the result is its own original.
   const marks = createRecallMarks({ scope, originals: [] });
-  const { messages: capped } = capToolResults(neutral, { ...caps, marks });
-  const conversationId = historyConversationId(runtime.conversationId, conversation);
+  const capped = fromNeutralMessages(capToolResults(neutral, { ...caps, marks }).messages);
+  const conversationId = historyConversationId(runtime.conversationId, [
+    ...stored,
+    ...toNeutralMessages(capped),
+  ]);
+  runtime.archivedFor.add(conversationId);
   for (const record of plain.records) {
     const part = neutral[record.messageIndex]?.content;
     if (!Array.isArray(part)) continue;
@@ -39,5 +55,5 @@ export async function capForStorage(
       }
     }
   }
-  return fromNeutralMessages(capped);
+  return capped;
 }

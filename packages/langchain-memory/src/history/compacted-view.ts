@@ -1,5 +1,5 @@
 import type { BaseMessage } from '@langchain/core/messages';
-import type { Message } from '@spillway/core';
+import { type Message, restoreArchivedOriginals } from '@spillway/core';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
 import { toPromptMessages } from '../convert/to-prompt-messages';
 import { dropToFit } from './drop-to-fit';
@@ -15,7 +15,7 @@ export interface CompactedView {
 /**
  * The view a prompt is built from, with `overhead` raw tokens next to it (the template and the
  * input): the engine's request (summary in place of the covered prefix, large tool results
- * shortened), then, when even that is over the compact threshold next to the overhead, the oldest
+ * shortened, each cut naming the original: archived originals stand in for their stored copies), then, when even that is over the compact threshold next to the overhead, the oldest
  * messages dropped from the view (`dropToFit`, with an `emergency-truncation` event), then shaped
  * for every chat integration (`toPromptMessages`).
  */
@@ -28,8 +28,11 @@ export async function compactedView(
   if (messages.length === 0) return { messages: [], viewTokens: 0 };
   const { compactor, contextWindow, modelName } = runtime;
   const conversationId = historyConversationId(runtime.conversationId, messages);
+  // A cut made now names the original (one hop), not the stored cut copy.
+  const originals = await restoreArchivedOriginals({ messages, archive: runtime.archive, conversationId });
   const prepared = await compactor.prepare(messages, {
     conversationId,
+    ...(originals === messages ? {} : { originals }),
     overheadTokens: overhead,
     ...(contextWindow === undefined ? {} : { contextWindow }),
     ...(modelName === undefined ? {} : { model: modelName }),

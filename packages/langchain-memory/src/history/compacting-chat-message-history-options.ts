@@ -17,8 +17,12 @@ export interface CompactingChatMessageHistoryOptions extends Omit<CompactorOptio
   /**
    * Where the originals of tool results capped when stored are kept, so `spillway_recall`
    * (`history.recallTool()`) can read them back: the wrapped history holds only the capped copy.
-   * Bounded; an original let go raises a `recall-evicted` event. `false` keeps no originals.
-   * @default new MemoryRecallArchive() (64 MiB, 24 hours)
+   * Keyed by the conversation (`conversationId`, else derived from the first stored messages, as
+   * stored), so any history object over the same stored conversation reads them. Bounded; an
+   * original let go raises a `recall-evicted` event. `false` keeps no originals. Pass a shared
+   * `RecallArchive` to keep them across processes.
+   * @default one in-memory `MemoryRecallArchive` shared by every history of the process (64 MiB,
+   *   24 hours), like the default store
    */
   recallArchive?: RecallArchive | false;
   /**

@@ -5,8 +5,8 @@ import {
   createEstimator,
   DEFAULT_RECALL_SECRET,
   extractiveSummarizer,
-  MemoryRecallArchive,
   type RecallArchive,
+  type RecallEviction,
   type Summarizer,
   TOOL_RESULT_MAX_CHARS,
 } from '@spillway/core';
@@ -29,7 +29,11 @@ import {
 import { pinFromKwargs } from '../recall/pin-from-kwargs';
 import { createModelSummarizer } from '../summarize/model-summarizer';
 import type { CompactingChatMessageHistoryOptions } from './compacting-chat-message-history-options';
-import { defaultCompactionStore } from './default-history-stores';
+import {
+  defaultCompactionStore,
+  defaultRecallArchive,
+  onSharedArchiveEviction,
+} from './default-history-stores';
 import type { HistoryRuntime } from './history-runtime';
 
 /** Share of the window reserved for the template's own text when `templateTokens` is not given. */
@@ -94,14 +98,16 @@ export function createHistoryRuntime(options: CompactingChatMessageHistoryOption
   };
   const recallSecret =
     engineOptions.recall === false ? undefined : (engineOptions.recall?.secret ?? DEFAULT_RECALL_SECRET);
-  const archive: RecallArchive | undefined =
-    recallArchive === false || recallSecret === undefined
-      ? undefined
-      : (recallArchive ??
-        new MemoryRecallArchive({
-          onEvict: ({ conversationId: id, ref, chars, reason }) =>
-            handleEvent({ type: 'recall-evicted', conversationId: id, ref, chars, reason }),
-        }));
+  /** The conversations this history archived originals for (its share of the shared archive's events). */
+  const archivedFor = new Set<string>();
+  const evicted = ({ conversationId: id, ref, chars, reason }: RecallEviction) => {
+    if (archivedFor.has(id)) handleEvent({ type: 'recall-evicted', conversationId: id, ref, chars, reason });
+  };
+  let archive: RecallArchive | undefined;
+  if (recallArchive !== false && recallSecret !== undefined) {
+    archive = recallArchive ?? defaultRecallArchive();
+    if (recallArchive === undefined) onSharedArchiveEviction(evicted);
+  }
   const effective: Summarizer = summarizer ?? summaryModel ?? extractiveSummarizer;
   const compactor = createCompactor({
     ...engineOptions,
@@ -141,6 +147,8 @@ export function createHistoryRuntime(options: CompactingChatMessageHistoryOption
     handleEvent,
     recallSecret,
     archive,
+    archivedFor,
+    evicted,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { BaseChatMessageHistory } from '@langchain/core/chat_history';
-import type { CompactionEvent, Compactor, RecallArchive } from '@spillway/core';
+import type { CompactionEvent, Compactor, RecallArchive, RecallEviction } from '@spillway/core';
 
 /**
  * What a `CompactingChatMessageHistory` is made of once its options are resolved: what each of its
@@ -30,4 +30,11 @@ export interface HistoryRuntime {
   readonly recallSecret: string | undefined;
   /** Where capped originals are kept; undefined when none are kept. */
   readonly archive: RecallArchive | undefined;
+  /** The conversations this history archived originals for (whose evictions it reports). */
+  readonly archivedFor: Set<string>;
+  /**
+   * Reports an original the shared archive let go (when it is one of `archivedFor`'s); held here so
+   * the weakly held listener lives as long as the history.
+   */
+  readonly evicted: (eviction: RecallEviction) => void;
 }

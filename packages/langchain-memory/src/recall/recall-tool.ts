@@ -3,6 +3,7 @@ import { tool } from '@langchain/core/tools';
 import {
   DEFAULT_RECALL_SECRET,
   type Message,
+  parseRecallInput,
   RECALL_ANSWER_MAX_CHARS,
   RECALL_TOOL_DESCRIPTION,
   RECALL_TOOL_NAME,
@@ -10,6 +11,8 @@ import {
   recallFromMessages,
   recallToolInputSchema,
 } from '@spillway/core';
+import { z } from 'zod/v4';
+import { partToContentBlock } from '../convert/part-to-content-block';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
 
 /**
@@ -36,9 +39,12 @@ export interface RecallToolOptions extends Omit<RecallAnswerOptions, 'conversati
  * The read-back tool for LangChain, `spillway_recall`, with the same name, description and schema
  * as in every adapter: add it to `createAgent({ tools: [recallTool()] })` next to
  * `compactionMiddleware()`. It reads the originals from the agent state (or from `messages`), so
- * nothing is stored: a page of a cut tool result, a summarized or dropped span, or the lines of the
- * conversation's material that match a search. A reference from another conversation answers with
- * an error text the model can act on.
+ * nothing is stored: a page of a cut tool result, an image read back as an image (content blocks:
+ * the text line and the image's own block), a summarized or dropped span, or the lines of the
+ * conversation's material that match a search. The model sees the shared JSON Schema, but the tool
+ * takes any input and checks it itself, as every adapter does: bad arguments, an unknown reference
+ * or a refused pattern answer with the shared one-line message (never LangChain's schema error and
+ * its stack), and nothing a model sends makes the tool throw.
  */
 export function recallTool({
   secret = DEFAULT_RECALL_SECRET,
@@ -49,24 +55,47 @@ export function recallTool({
 }: RecallToolOptions = {}) {
   return tool(
     async (input: unknown, runtime: { state?: unknown }) => {
-      const state = runtime?.state as { messages?: unknown } | undefined;
-      const source = messages === undefined ? state?.messages : await messages();
-      const neutral = toNeutralMessages(Array.isArray(source) ? source : []);
-      const id = typeof conversationId === 'function' ? conversationId(neutral) : conversationId;
-      const answer = await recallFromMessages({
-        input,
-        messages: neutral,
-        secret,
-        maxChars,
-        ...(archive === undefined ? {} : { archive }),
-        ...(id === undefined ? {} : { conversationId: id }),
-      });
-      return answer.text;
+      // Checked first: bad input costs nothing, whatever the size of the conversation.
+      const parsed = parseRecallInput(input);
+      if (!parsed.ok) return parsed.message;
+      try {
+        const state = runtime?.state as { messages?: unknown } | undefined;
+        const source = messages === undefined ? state?.messages : await messages();
+        const neutral = toNeutralMessages(Array.isArray(source) ? source : []);
+        const id = typeof conversationId === 'function' ? conversationId(neutral) : conversationId;
+        const answer = await recallFromMessages({
+          input,
+          messages: neutral,
+          secret,
+          maxChars,
+          ...(archive === undefined ? {} : { archive }),
+          ...(id === undefined ? {} : { conversationId: id }),
+        });
+        return answer.media === undefined
+          ? answer.text
+          : [{ type: 'text', text: answer.text }, partToContentBlock(answer.media)];
+      } catch (error) {
+        return `${RECALL_TOOL_NAME} could not read the conversation: ${firstLine(error)}`;
+      }
     },
     {
       name: RECALL_TOOL_NAME,
       description: RECALL_TOOL_DESCRIPTION,
-      schema: structuredClone(recallToolInputSchema) as unknown as Record<string, unknown>,
+      schema: looseInputSchema(),
     },
   );
+}
+
+/**
+ * A schema that shows the model the shared JSON Schema (`recallToolInputSchema`, through zod's
+ * metadata, which LangChain writes into the tool definition) but accepts any input: LangChain would
+ * otherwise refuse a malformed call with its own multi-line schema error before the tool's checks.
+ */
+function looseInputSchema() {
+  return z.unknown().meta(structuredClone(recallToolInputSchema) as unknown as Record<string, unknown>);
+}
+
+function firstLine(error: unknown): string {
+  const line = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
