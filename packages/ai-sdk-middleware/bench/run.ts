@@ -2,7 +2,9 @@
  * `pnpm bench`: one seeded 200-turn agent session through three contenders side by side, in one
  * run — no middleware, `@context-chef/ai-sdk-middleware` (the nearest peer) and Spillway — and
  * each middleware's own overhead per call at 100 / 500 / 2,000 / 10,000 messages, warm, on prompts
- * made three ways: the same objects, rebuilt as the SDK does, and parsed from JSON as a server gets them.
+ * made three ways: the same objects, rebuilt as the SDK does, and parsed from JSON as a server gets them;
+ * then `spillway_recall`'s cost per call, normal and adversarial inputs (`bench/recall.ts`).
+ * `SPILLWAY_BENCH=session|overhead|recall` runs one part.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -12,6 +14,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { generateText, type LanguageModelMiddleware, wrapLanguageModel } from 'ai7';
 import { MockLanguageModelV4 } from 'ai7/test';
 import { compactionMiddleware } from '../src/index';
+import { recallBench } from './recall';
 import { fakeProvider, promptTokens, SUMMARY_TEXT, seededRandom, sessionTurn } from './session';
 
 const SEED = 20_261_122;
@@ -308,10 +311,11 @@ function format(value: number, digits = 2): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
-const only = process.env.SPILLWAY_BENCH; // 'session' or 'overhead' to run one part
+const only = process.env.SPILLWAY_BENCH; // 'session', 'overhead' or 'recall' to run one part
 const results = [];
-if (only !== 'overhead') for (const contender of contenders()) results.push(await session(contender));
-if (only !== 'overhead') {
+if (only !== 'overhead' && only !== 'recall')
+  for (const contender of contenders()) results.push(await session(contender));
+if (only !== 'overhead' && only !== 'recall') {
   console.log(
     `\nSimulated agent session: ${TURNS} turns, seed ${SEED}, window ${WINDOW.toLocaleString('en-US')} tokens`,
   );
@@ -346,7 +350,7 @@ if (only !== 'overhead') {
 
 const peerOptions = { contextWindow: 1e9, truncate: { threshold: 5000, headChars: 500, tailChars: 1000 } };
 const rows: Record<string, Record<string, string>> = {};
-for (const count of only === 'session' ? [] : [100, 500, 2000, 10_000]) {
+for (const count of only === 'session' || only === 'recall' ? [] : [100, 500, 2000, 10_000]) {
   // A middleware per contender, so that one's memory of the conversation does not help another.
   const spillway = () =>
     compactionMiddleware({ contextWindow: 1e9, summarizer: 'extractive' }) as LanguageModelMiddleware;
@@ -379,3 +383,5 @@ if (Object.keys(rows).length > 0) {
   );
   console.table(rows);
 }
+
+if (only === undefined || only === 'recall') await recallBench();

@@ -4,7 +4,9 @@
  * `fakeModel` plays the agent (rejecting prompts over the window with `ContextOverflowError`, as a
  * provider does) and the summarizer; the tool is real; the checkpointer is `MemorySaver`.
  *
- * Run: pnpm --filter @spillway/langchain-memory bench
+ * Then `spillway_recall`'s cost per call, normal and adversarial inputs (`bench/recall.ts`).
+ *
+ * Run: pnpm --filter @spillway/langchain-memory bench (`SPILLWAY_BENCH=session|recall` runs one part)
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
@@ -17,6 +19,7 @@ import {
   promptTokens,
   userMessage,
 } from '../test/agent-session';
+import { recallBench } from './recall';
 
 const WINDOW = 16_000;
 const TURNS = 60;
@@ -118,42 +121,49 @@ const langchainSameCounterMiddleware = (summaryModel: SummaryModel) =>
 const spillwayMiddleware = (summaryModel: SummaryModel) =>
   compactionMiddleware({ contextWindow: WINDOW, model: summaryModel }) as unknown as AgentMiddleware;
 
-const rows: Row[] = [
-  await run('LangChain summarizationMiddleware', langchainMiddleware, createSummaryModel()),
-  await run('LangChain, keep 4,000 tokens', langchainTunedMiddleware, createSummaryModel()),
-  await run('LangChain, 4,000 tokens, same counter', langchainSameCounterMiddleware, createSummaryModel()),
-  await run('Spillway compactionMiddleware', spillwayMiddleware, createSummaryModel()),
-  await run('LangChain, summarizer down', langchainMiddleware, failingSummaryModel()),
-  await run('Spillway, summarizer down', spillwayMiddleware, failingSummaryModel()),
-];
+/** The session side by side, printed as a table. */
+async function sessionBench(): Promise<void> {
+  const rows: Row[] = [
+    await run('LangChain summarizationMiddleware', langchainMiddleware, createSummaryModel()),
+    await run('LangChain, keep 4,000 tokens', langchainTunedMiddleware, createSummaryModel()),
+    await run('LangChain, 4,000 tokens, same counter', langchainSameCounterMiddleware, createSummaryModel()),
+    await run('Spillway compactionMiddleware', spillwayMiddleware, createSummaryModel()),
+    await run('LangChain, summarizer down', langchainMiddleware, failingSummaryModel()),
+    await run('Spillway, summarizer down', spillwayMiddleware, failingSummaryModel()),
+  ];
 
-console.log(
-  `\n${TURNS}-turn agent session (seed ${SEED}), window ${WINDOW.toLocaleString('en-US')} tokens, read_file outputs of 2-24k chars\n`,
-);
-const columns: [string, (row: Row) => string][] = [
-  ['', (row) => row.label],
-  ['tokens sent', (row) => row.tokensSent.toLocaleString('en-US')],
-  ['largest prompt', (row) => row.largestPrompt.toLocaleString('en-US')],
-  ['model calls', (row) => String(row.modelCalls)],
-  ['summarizer calls', (row) => String(row.summarizerCalls)],
-  ['originals in state', (row) => row.originalsInState],
-  ['overflow errors', (row) => String(row.overflowErrors)],
-  ['failed turns', (row) => String(row.failedTurns)],
-  ['error text as history', (row) => (row.errorTextInHistory ? 'yes' : 'no')],
-];
-const cells = [columns.map(([title]) => title), ...rows.map((row) => columns.map(([, cell]) => cell(row)))];
-const widths = columns.map((_, index) => Math.max(...cells.map((line) => line[index]!.length)));
-const format = (line: string[]) =>
-  `| ${line.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join(' | ')} |`;
-console.log(format(cells[0]!));
-console.log(
-  `|${widths.map((width, index) => (index === 0 ? '-'.repeat(width + 2) : `${'-'.repeat(width + 1)}:`)).join('|')}|`,
-);
-for (const line of cells.slice(1)) console.log(format(line));
-console.log(
-  '\nLangChain rows: trigger at 85% of the window; keep 20 messages (its default) or 4,000 tokens; "same counter"\n' +
-    'gives it the token count the fake provider rejects by (its default counter is an approximation). Spillway: defaults.',
-);
-console.log(
-  '\ntokens: the estimate of every prompt the agent model received (@spillway/core estimator, the same for both).',
-);
+  console.log(
+    `\n${TURNS}-turn agent session (seed ${SEED}), window ${WINDOW.toLocaleString('en-US')} tokens, read_file outputs of 2-24k chars\n`,
+  );
+  const columns: [string, (row: Row) => string][] = [
+    ['', (row) => row.label],
+    ['tokens sent', (row) => row.tokensSent.toLocaleString('en-US')],
+    ['largest prompt', (row) => row.largestPrompt.toLocaleString('en-US')],
+    ['model calls', (row) => String(row.modelCalls)],
+    ['summarizer calls', (row) => String(row.summarizerCalls)],
+    ['originals in state', (row) => row.originalsInState],
+    ['overflow errors', (row) => String(row.overflowErrors)],
+    ['failed turns', (row) => String(row.failedTurns)],
+    ['error text as history', (row) => (row.errorTextInHistory ? 'yes' : 'no')],
+  ];
+  const cells = [columns.map(([title]) => title), ...rows.map((row) => columns.map(([, cell]) => cell(row)))];
+  const widths = columns.map((_, index) => Math.max(...cells.map((line) => line[index]!.length)));
+  const format = (line: string[]) =>
+    `| ${line.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join(' | ')} |`;
+  console.log(format(cells[0]!));
+  console.log(
+    `|${widths.map((width, index) => (index === 0 ? '-'.repeat(width + 2) : `${'-'.repeat(width + 1)}:`)).join('|')}|`,
+  );
+  for (const line of cells.slice(1)) console.log(format(line));
+  console.log(
+    '\nLangChain rows: trigger at 85% of the window; keep 20 messages (its default) or 4,000 tokens; "same counter"\n' +
+      'gives it the token count the fake provider rejects by (its default counter is an approximation). Spillway: defaults.',
+  );
+  console.log(
+    '\ntokens: the estimate of every prompt the agent model received (@spillway/core estimator, the same for both).',
+  );
+}
+
+const only = process.env.SPILLWAY_BENCH; // 'session' or 'recall' to run one part
+if (only !== 'recall') await sessionBench();
+if (only !== 'session') await recallBench();

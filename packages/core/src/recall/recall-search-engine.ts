@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { RE2JS } from 're2js';
 
 /** One step of a search: a match, nothing more in the range, or a stop at a limit. */
@@ -41,14 +42,19 @@ export interface RecallSearchEngineOptions {
  * Work done before the time limit applies (characters looked through, times the pattern's
  * instructions for RE2), so small material is searched whole however busy the machine.
  */
-export const SEARCH_UNTIMED_WORK = 65_536;
+export const SEARCH_UNTIMED_WORK = 16_384;
 /** Instructions of a compiled pattern, at most: RE2's time is linear in the material times this. */
-export const RECALL_SEARCH_MAX_PROGRAM = 200;
+export const RECALL_SEARCH_MAX_PROGRAM = 120;
 /** A pattern block's size, as characters times instructions (so each block takes about as long). */
-const PATTERN_BLOCK_WORK = 65_536;
+const PATTERN_BLOCK_WORK = 16_384;
 /** Characters a pattern block holds, at least and at most. */
-const PATTERN_BLOCK_MIN_CHARS = 512;
+const PATTERN_BLOCK_MIN_CHARS = 256;
 const PATTERN_BLOCK_MAX_CHARS = 16_384;
+/**
+ * Instructions up to which a block is first tested in one pass by RE2's DFA (fast, but for a larger
+ * pattern building its states can cost more than searching without it).
+ */
+const DFA_MAX_PROGRAM = 16;
 /** Characters of real context either side of a piece of a long line. */
 const PIECE_MARGIN_CHARS = 256;
 /** Characters a literal search looks through per block. */
@@ -74,9 +80,9 @@ interface Block {
  * platform's own search; a pattern of more than {@link RECALL_SEARCH_MAX_PROGRAM} instructions is
  * refused (`kind: 'too-complex'`). Material is looked through in blocks ending at line ends (a line
  * longer than the block is searched in pieces, each with 256 characters of real context either side;
- * a match across a piece's end is missed, and so is the rest of a piece after one), each block first
- * tested in one pass; the size and time limits are checked before each block and each match. Blocks
- * are smaller for larger patterns, so each takes about as long.
+ * a match across a piece's end is missed, and so is the rest of a piece after one), a small pattern's
+ * blocks first tested in one pass; the size and time limits are checked before each block and each
+ * match. Blocks are smaller for larger patterns, so each takes about as long.
  */
 export function createRecallSearchEngine({
   pattern,
@@ -121,14 +127,29 @@ interface Compiled {
   readonly block: ((text: string, from: number) => Block) | undefined;
 }
 
-function compile(pattern: string): Compiled {
-  if (SYNTAX.test(pattern)) {
-    let re2: RE2JS | undefined;
+/**
+ * Patterns compiled lately: RE2 builds its DFA lazily, state by state, so a pattern searched again
+ * (a search that goes on, the next page of matches) runs on the states it already has.
+ */
+const compiledPatterns = new LRUCache<string, RE2JS | false>({ max: 8 });
+
+function compileRe2(pattern: string): RE2JS | undefined {
+  let re2 = compiledPatterns.get(pattern);
+  if (re2 === undefined) {
     try {
       re2 = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE | RE2JS.MULTILINE);
     } catch {
       // Not a pattern RE2 accepts: searched as the text it is.
+      re2 = false;
     }
+    compiledPatterns.set(pattern, re2);
+  }
+  return re2 === false ? undefined : re2;
+}
+
+function compile(pattern: string): Compiled {
+  if (SYNTAX.test(pattern)) {
+    const re2 = compileRe2(pattern);
     if (re2 !== undefined) {
       const programSize = re2.programSize();
       if (programSize > RECALL_SEARCH_MAX_PROGRAM)
@@ -138,10 +159,11 @@ function compile(pattern: string): Compiled {
         Math.max(PATTERN_BLOCK_MIN_CHARS, Math.floor(PATTERN_BLOCK_WORK / Math.max(1, programSize))),
       );
       const matcher = re2;
+      const dfa = programSize <= DFA_MAX_PROGRAM;
       return {
         kind: 'pattern',
         programSize,
-        block: (text, from) => patternBlock(matcher, chars, text, from),
+        block: (text, from) => patternBlock(matcher, chars, dfa, text, from),
       };
     }
   }
@@ -157,10 +179,11 @@ function compile(pattern: string): Compiled {
  * A block for RE2: from the start of `from`'s line (when it is near) to the last line end within
  * `chars` characters, so `^`, `$` and `\b` see the real line ends. A line longer than `chars` is cut
  * into pieces, each read with real context either side; a match that runs into a piece's cut end is
- * not taken (it may go on, or `$` may have matched at the cut), and the rest of that piece is left. The block is tested in one pass (RE2's DFA); only a block that matches is searched
- * for where.
+ * not taken (it may go on, or `$` may have matched at the cut), and the rest of that piece is left.
+ * With `dfa` (a small pattern) the block is first tested in one pass by RE2's DFA: only a block that
+ * matches is searched for where.
  */
-function patternBlock(re2: RE2JS, chars: number, text: string, from: number): Block {
+function patternBlock(re2: RE2JS, chars: number, dfa: boolean, text: string, from: number): Block {
   const lookBack = Math.max(0, from - chars);
   const newlineBefore = text.slice(lookBack, from).lastIndexOf('\n');
   const start =
@@ -186,7 +209,7 @@ function patternBlock(re2: RE2JS, chars: number, text: string, from: number): Bl
   }
   next = Math.max(next, from + 1);
   const body = text.slice(start, bodyEnd);
-  const hit = re2.test(body);
+  const hit = !dfa || re2.test(body);
   let matcher: ReturnType<RE2JS['matcher']> | undefined;
   return {
     text,

@@ -57,7 +57,7 @@ export interface SearchRecallOptions {
    * Milliseconds of searching, at most (the time limit, checked before each block of material and
    * each match, once a first block was searched): the answer says where the search stopped and how
    * to go on from there. `Infinity` turns it off.
-   * @default 30 (RECALL_SEARCH_TIME_LIMIT_MS)
+   * @default 25 (RECALL_SEARCH_TIME_LIMIT_MS)
    */
   timeLimitMs?: number;
 }
@@ -65,7 +65,7 @@ export interface SearchRecallOptions {
 /** Default {@link SearchRecallOptions.maxScanChars}. */
 export const RECALL_SEARCH_MAX_SCAN_CHARS = 64_000_000;
 /** Default {@link SearchRecallOptions.timeLimitMs}. */
-export const RECALL_SEARCH_TIME_LIMIT_MS = 30;
+export const RECALL_SEARCH_TIME_LIMIT_MS = 25;
 
 /** One listed match. */
 export interface RecallMatch {
@@ -81,8 +81,13 @@ export interface RecallSearchResult {
   /** The answer for the model: a header, one line per listed match, and a footer. At most `maxChars`. */
   readonly text: string;
   readonly matches: readonly RecallMatch[];
-  /** Matches found but not listed (over `maxMatches` or `maxChars`). */
+  /**
+   * Matches found but not listed (over `maxMatches` or `maxChars`). A pattern's matches are counted
+   * only up to the first one left out (a text's all): see `counted`.
+   */
   readonly omitted: number;
+  /** Whether `omitted` counts every match left out (false for a pattern once the list is full). */
+  readonly counted: boolean;
   /** Whether the pattern was searched as literal text because it is not a valid RE2 pattern. */
   readonly literal: boolean;
   /**
@@ -126,6 +131,7 @@ export function searchRecall({
       text: `[${RECALL_TOOL_NAME} search: the pattern is ${length} characters long; the limit is ${RECALL_SEARCH_MAX_CHARS}.]`,
       matches: [],
       omitted: 0,
+      counted: true,
       literal: false,
       complete: true,
       refused: true,
@@ -142,6 +148,7 @@ export function searchRecall({
       text: `[${RECALL_TOOL_NAME} search /${pattern}/i: the pattern is too complex (${engine.programSize} steps; the limit is ${RECALL_SEARCH_MAX_PROGRAM}): use fewer or smaller repetitions, or search for plain text.]`,
       matches: [],
       omitted: 0,
+      counted: true,
       literal: false,
       complete: true,
       refused: true,
@@ -160,6 +167,7 @@ export function searchRecall({
   // The header and the footers are written last; room is kept for their longest form.
   const reserve = 600 + display.length + 2 * JSON.stringify(pattern).length;
   let full = false;
+  let counted = true;
   search: for (const source of sources) {
     searched++;
     const { ref, text } = source;
@@ -183,6 +191,11 @@ export function searchRecall({
       if (matches.length >= maxMatches || used + entry.length + 1 + reserve > maxChars) {
         full = true;
         firstOmitted = { ref, offset: index };
+        // A pattern's further matches are not counted (each costs a search of its own); text's are.
+        if (engine.kind === 'pattern') {
+          counted = false;
+          break search;
+        }
         continue;
       }
       matches.push({ ref, offset: index, line: shown.line });
@@ -196,6 +209,7 @@ export function searchRecall({
     display,
     searched,
     found,
+    counted,
     matches,
     omitted,
     firstOmitted,
@@ -206,6 +220,7 @@ export function searchRecall({
     text: text.length <= maxChars ? text : text.slice(0, safeEnd(text, Math.max(0, maxChars))),
     matches,
     omitted,
+    counted,
     literal,
     complete: stoppedAt === undefined,
     ...(stoppedAt === undefined ? {} : { stoppedAt }),
@@ -218,6 +233,7 @@ function answerText({
   display,
   searched,
   found,
+  counted,
   matches,
   omitted,
   firstOmitted,
@@ -228,6 +244,8 @@ function answerText({
   display: string;
   searched: number;
   found: number;
+  /** Whether every match was counted (a pattern's are not, once the list is full). */
+  counted: boolean;
   matches: readonly RecallMatch[];
   omitted: number;
   firstOmitted: { ref: string; offset: number } | undefined;
@@ -235,7 +253,7 @@ function answerText({
   lines: readonly string[];
 }): string {
   const where = searched === 1 ? 'the material searched' : `${searched} cut texts`;
-  const some = stoppedAt === undefined ? '' : 'at least ';
+  const some = stoppedAt === undefined && counted ? '' : 'at least ';
   const header =
     searched === 0
       ? `[${RECALL_TOOL_NAME} search ${display}: no cut material is kept here to search.]`
@@ -245,7 +263,7 @@ function answerText({
   const footers: string[] = [];
   if (omitted > 0 && firstOmitted !== undefined) {
     footers.push(
-      `[${omitted} more not listed. Narrow the pattern, or list the next ones with ${RECALL_TOOL_NAME} {"ref":"${firstOmitted.ref}","search":${JSON.stringify(pattern)},"offset":${firstOmitted.offset}}.]`,
+      `[${counted ? omitted : 'More'} ${counted ? 'more ' : ''}not listed. Narrow the pattern, or list the next ones with ${RECALL_TOOL_NAME} {"ref":"${firstOmitted.ref}","search":${JSON.stringify(pattern)},"offset":${firstOmitted.offset}}.]`,
     );
   }
   if (stoppedAt !== undefined) {

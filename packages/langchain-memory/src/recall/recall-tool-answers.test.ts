@@ -160,7 +160,7 @@ describe('spillway_recall in createAgent: what it answers', () => {
           name: RECALL_TOOL_NAME,
           args: input as Record<string, unknown>,
           type: 'tool_call',
-        })) as ToolMessage;
+        })) as unknown as ToolMessage;
         expect(ToolMessage.isInstance(message)).toBe(true);
         const parsed = parseRecallInput(input);
         if (!parsed.ok) expect(message.content).toBe(parsed.message);
