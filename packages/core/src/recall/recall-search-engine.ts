@@ -39,10 +39,11 @@ export interface RecallSearchEngineOptions {
 }
 
 /**
- * Work done before the time limit applies (characters looked through, times the pattern's
- * instructions for RE2), so small material is searched whole however busy the machine.
+ * Work done before the time limit applies, so small material is searched whole however busy the
+ * machine: for RE2, characters looked through times the pattern's instructions; for literal text,
+ * characters (the platform's search takes a few milliseconds a megabyte at worst, whatever the text).
  */
-export const SEARCH_UNTIMED_WORK = 16_384;
+export const SEARCH_UNTIMED_WORK = { pattern: 16_384, text: 16_777_216 } as const;
 /** Instructions of a compiled pattern, at most: RE2's time is linear in the material times this. */
 export const RECALL_SEARCH_MAX_PROGRAM = 120;
 /** A pattern block's size, as characters times instructions (so each block takes about as long). */
@@ -95,7 +96,8 @@ export function createRecallSearchEngine({
   let budget = maxScanChars;
   let work = 0;
   let block: Block | undefined;
-  const overTime = () => work >= SEARCH_UNTIMED_WORK && now() > deadline;
+  const untimed = compiled.kind === 'pattern' ? SEARCH_UNTIMED_WORK.pattern : SEARCH_UNTIMED_WORK.text;
+  const overTime = () => work >= untimed && now() > deadline;
   return {
     kind: compiled.kind,
     programSize: compiled.programSize,
@@ -107,7 +109,7 @@ export function createRecallSearchEngine({
           if (overTime()) return { kind: 'stopped', at: position, reason: 'time' };
           block = compiled.block(text, position);
           budget -= block.next - block.first;
-          work += (block.next - block.first) * (compiled.programSize ?? 1);
+          work += (block.next - block.first) * compiled.cost;
         } else if (overTime()) {
           return { kind: 'stopped', at: position, reason: 'time' };
         }
@@ -123,6 +125,8 @@ export function createRecallSearchEngine({
 interface Compiled {
   readonly kind: RecallSearchEngine['kind'];
   readonly programSize: number | undefined;
+  /** Work per character looked through (RE2: the pattern's instructions; literal text: 1). */
+  readonly cost: number;
   /** Undefined for a refused pattern. */
   readonly block: ((text: string, from: number) => Block) | undefined;
 }
@@ -152,8 +156,9 @@ function compile(pattern: string): Compiled {
     const re2 = compileRe2(pattern);
     if (re2 !== undefined) {
       const programSize = re2.programSize();
-      if (programSize > RECALL_SEARCH_MAX_PROGRAM)
-        return { kind: 'too-complex', programSize, block: undefined };
+      if (programSize > RECALL_SEARCH_MAX_PROGRAM) {
+        return { kind: 'too-complex', programSize, cost: programSize, block: undefined };
+      }
       const chars = Math.min(
         PATTERN_BLOCK_MAX_CHARS,
         Math.max(PATTERN_BLOCK_MIN_CHARS, Math.floor(PATTERN_BLOCK_WORK / Math.max(1, programSize))),
@@ -163,6 +168,7 @@ function compile(pattern: string): Compiled {
       return {
         kind: 'pattern',
         programSize,
+        cost: Math.max(1, programSize),
         block: (text, from) => patternBlock(matcher, chars, dfa, text, from),
       };
     }
@@ -171,6 +177,7 @@ function compile(pattern: string): Compiled {
   return {
     kind: SYNTAX.test(pattern) ? 'invalid' : 'text',
     programSize: undefined,
+    cost: 1,
     block: (text, from) => literalBlock(regex, pattern.length, text, from),
   };
 }
@@ -228,7 +235,7 @@ function patternBlock(re2: RE2JS, chars: number, dfa: boolean, text: string, fro
 }
 
 /**
- * A block for literal text: about a million characters from `from`, read with the pattern's length
+ * A block for literal text: about a million characters from `from`, read with the text's length
  * on (less one) so a match that starts in the block is found whole; one that starts after it is
  * the next block's.
  */

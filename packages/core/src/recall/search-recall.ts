@@ -55,7 +55,8 @@ export interface SearchRecallOptions {
   maxScanChars?: number;
   /**
    * Milliseconds of searching, at most (the time limit, checked before each block of material and
-   * each match, once a first block was searched): the answer says where the search stopped and how
+   * each match, after a first stretch always searched whole: 16,777,216 characters of plain text,
+   * about 16,000 characters of a small pattern): the answer says where the search stopped and how
    * to go on from there. `Infinity` turns it off.
    * @default 25 (RECALL_SEARCH_TIME_LIMIT_MS)
    */

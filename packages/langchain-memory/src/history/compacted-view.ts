@@ -5,6 +5,7 @@ import { toPromptMessages } from '../convert/to-prompt-messages';
 import { dropToFit } from './drop-to-fit';
 import { historyConversationId } from './history-conversation-id';
 import type { HistoryRuntime } from './history-runtime';
+import { viewSpanRef } from './view-span-ref';
 
 /** A compacted view, and its raw estimate (no overhead), for calibration. */
 export interface CompactedView {
@@ -16,7 +17,8 @@ export interface CompactedView {
  * The view a prompt is built from, with `overhead` raw tokens next to it (the template and the
  * input): the engine's request (summary in place of the covered prefix, large tool results
  * shortened, each cut naming the original: archived originals stand in for their stored copies), then, when even that is over the compact threshold next to the overhead, the oldest
- * messages dropped from the view (`dropToFit`, with an `emergency-truncation` event), then shaped
+ * messages dropped from the view (`dropToFit`: its note names them, `[ref=s.…]`, and an
+ * `emergency-truncation` event is sent), then shaped
  * for every chat integration (`toPromptMessages`).
  */
 export async function compactedView(
@@ -46,7 +48,11 @@ export async function compactedView(
     const countTokens = (list: readonly Message[]) =>
       estimator.calibrated(estimator.countMessages(list) + overhead, modelName);
     const tokensBefore = countTokens(compacted);
-    const fitted = dropToFit(compacted, { budgetTokens: contextWindow * runtime.compactRatio, countTokens });
+    const fitted = dropToFit(compacted, {
+      budgetTokens: contextWindow * runtime.compactRatio,
+      countTokens,
+      spanRef: viewSpanRef({ stored: messages, originals, secret: runtime.recallSecret }),
+    });
     if (fitted.droppedCount > 0) {
       compacted = fitted.messages;
       runtime.handleEvent({

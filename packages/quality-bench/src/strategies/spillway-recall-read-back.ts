@@ -4,7 +4,8 @@ import { toolReadBack } from './tool-read-back';
 
 /** The part of Spillway's AI SDK read-back tool a read-back calls (`middleware.recallTool()`). */
 export interface RecallExecutor {
-  execute(input: unknown, options: { messages?: readonly unknown[] }): Promise<string>;
+  /** A text answer, or (for an image reference) an object carrying the image: read as text here. */
+  execute(input: unknown, options: { messages?: readonly unknown[] }): Promise<unknown>;
 }
 
 /** Characters read before a search match, so the page opens on what leads up to it. */
@@ -19,7 +20,10 @@ const LEAD_CHARS = 300;
  */
 export function spillwayRecallReadBack(tool: RecallExecutor): ReadBack {
   return (input) => {
-    const run = (args: Record<string, unknown>) => tool.execute(args, { messages: input.history });
+    const run = async (args: Record<string, unknown>) => {
+      const output = await tool.execute(args, { messages: input.history });
+      return typeof output === 'string' ? output : JSON.stringify(output);
+    };
     const readArgs = (reference: string): Record<string, unknown> => {
       const [ref, at] = reference.split('@');
       const offset = at === undefined ? 0 : Math.max(0, Number(at) - LEAD_CHARS);
