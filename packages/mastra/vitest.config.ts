@@ -5,6 +5,7 @@ export default defineProject({
   resolve: {
     alias: {
       '@spillway/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)),
+      '@spillway/postgres': fileURLToPath(new URL('../postgres/src/index.ts', import.meta.url)),
     },
   },
   test: {

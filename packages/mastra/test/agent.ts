@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from '@mastra/core/agent';
+import { noopLogger } from '@mastra/core/logger';
 import type { Processor } from '@mastra/core/processors';
 import { LibSQLStore } from '@mastra/libsql';
 import { Memory } from '@mastra/memory';
@@ -54,5 +55,7 @@ export function sessionAgent({
     inputProcessors: inputProcessors as never,
     ...(errorProcessors === undefined ? {} : { errorProcessors: errorProcessors as never }),
   });
+  // Rejected requests are part of the sessions: Mastra's error log of each would drown the output.
+  (agent as unknown as { __setLogger(logger: unknown): void }).__setLogger(noopLogger);
   return { agent, ...scripted };
 }

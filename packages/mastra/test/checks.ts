@@ -50,7 +50,7 @@ export function requestViolations(
     }
     const output = resultsAfter.get(id) as { type?: string; value?: unknown } | undefined;
     if (output === undefined) {
-      problems.push(`run result ${id} missing`);
+      problems.push(`run call ${id}: result missing`);
       continue;
     }
     if (call.toolName === 'read_file') {

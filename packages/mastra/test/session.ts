@@ -21,6 +21,12 @@ export interface SessionTurn {
   /** Take a screenshot (an image tool result) in the first round. */
   screenshot?: boolean;
   answer: string;
+  /**
+   * A read-back turn instead of reads: the model searches the conversation for this text with
+   * `spillway_recall`, reads the first tool result found page by page, and answers with the pages
+   * joined (the original, if read back byte for byte).
+   */
+  recall?: string;
 }
 
 /** A source file of about `chars` characters, the same for the same path every time. */
@@ -228,6 +234,7 @@ export function sessionModel({ session, contextWindow, summarize }: SessionModel
     if (turn < 0) return { content: [{ type: 'text', text: 'What would you like me to do?' }], finish: 'stop', input: tokens };
     const spec = session[turn]!;
     const userIndex = prompt.lastIndexOf(latestUser!);
+    if (spec.recall !== undefined) return readBack(spec.recall, prompt.slice(userIndex + 1), turn, tokens);
     const roundsShown = prompt
       .slice(userIndex + 1)
       .filter((message) => message.role === 'assistant' && partsOf(message).some((part) => part.type === 'tool-call')).length;
@@ -253,6 +260,32 @@ export function sessionModel({ session, contextWindow, summarize }: SessionModel
       return { content, finish: 'tool-calls', input: tokens };
     }
     return { content: [{ type: 'text', text: spec.answer }], finish: 'stop', input: tokens };
+  };
+
+  /** The read-back turn's next move: search, read a page, read the next one, or answer. */
+  const readBack = (pattern: string, run: readonly SessionPromptMessage[], turn: number, tokens: number) => {
+    const answers = run
+      .flatMap((message) => partsOf(message))
+      .filter((part) => part.type === 'tool-result' && part.toolName === 'spillway_recall')
+      .map((part) => String((part.output as { value?: unknown }).value ?? ''));
+    const call = (input: unknown) => {
+      const toolCallId = `call-${turn}-${++callCounter}`;
+      calls.set(turn, [...(calls.get(turn) ?? []), toolCallId]);
+      return {
+        content: [{ type: 'tool-call', toolCallId, toolName: 'spillway_recall', input: JSON.stringify(input) }],
+        finish: 'tool-calls',
+        input: tokens,
+      };
+    };
+    if (answers.length === 0) return call({ search: pattern });
+    const [search, ...pages] = answers;
+    const ref = /"ref":"(t\.[^"]+)"/.exec(search!)?.[1];
+    if (ref === undefined) return { content: [{ type: 'text', text: `not found: ${search}` }], finish: 'stop', input: tokens };
+    const last = pages.at(-1);
+    const next = last === undefined ? 0 : /"offset":(\d+)\}\]$/.exec(last)?.[1];
+    if (next !== undefined) return call({ ref, offset: Number(next) });
+    const text = pages.map((page) => page.slice(page.indexOf('\n') + 1, page.lastIndexOf('\n'))).join('');
+    return { content: [{ type: 'text', text }], finish: 'stop', input: tokens };
   };
 
   const model = new MockLanguageModelV3({
