@@ -48,7 +48,8 @@ interface Row {
   ms: number;
 }
 
-const SUMMARY = 'Summary: the user asked for reviews of handler files per ticket; each was reviewed and reported.';
+const SUMMARY =
+  'Summary: the user asked for reviews of handler files per ticket; each was reviewed and reported.';
 
 async function run(contender: Contender, session: readonly SessionTurn[]): Promise<Row> {
   const database = scratchDatabase();
@@ -118,8 +119,15 @@ async function run(contender: Contender, session: readonly SessionTurn[]): Promi
 const limit = Math.floor(0.85 * WINDOW);
 const contenders: Contender[] = [
   { name: 'bare (whole thread)', processors: () => ({ input: [] }) },
-  { name: 'memory messageHistory.maxTokens 85%', processors: () => ({ input: [] }), memory: { maxTokens: limit } },
-  { name: 'TokenLimiterProcessor 85%', processors: () => ({ input: [new TokenLimiterProcessor({ limit })] }) },
+  {
+    name: 'memory messageHistory.maxTokens 85%',
+    processors: () => ({ input: [] }),
+    memory: { maxTokens: limit },
+  },
+  {
+    name: 'TokenLimiterProcessor 85%',
+    processors: () => ({ input: [new TokenLimiterProcessor({ limit })] }),
+  },
   {
     name: 'ToolCallFilter + TokenLimiterProcessor',
     processors: () => ({ input: [new ToolCallFilter(), new TokenLimiterProcessor({ limit })] }),
@@ -134,7 +142,10 @@ const contenders: Contender[] = [
 ];
 
 const session = toolSession({ turns: TURNS });
-const plannedCalls = session.reduce((sum, turn) => sum + turn.rounds.flat().length + (turn.screenshot ? 1 : 0), 0);
+const plannedCalls = session.reduce(
+  (sum, turn) => sum + turn.rounds.flat().length + (turn.screenshot ? 1 : 0),
+  0,
+);
 console.log(
   `Mastra agent session: ${TURNS} turns, ${plannedCalls} tool calls planned (parallel 4–8 KB reads), ` +
     `${WINDOW.toLocaleString('en-US')}-token window, @mastra/core ${await mastraVersion()}\n`,
@@ -172,8 +183,11 @@ const table = rows.map((row) => [
   String(row.summarizerCalls),
   `${(row.ms / row.requests / (anchor.ms / anchor.requests)).toFixed(2)}×`,
 ]);
-const widths = header.map((title, column) => Math.max(title.length, ...table.map((cells) => cells[column]!.length)));
-const line = (cells: readonly string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+const widths = header.map((title, column) =>
+  Math.max(title.length, ...table.map((cells) => cells[column]!.length)),
+);
+const line = (cells: readonly string[]) =>
+  `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
 console.log(line(header));
 console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
 for (const cells of table) console.log(line(cells));

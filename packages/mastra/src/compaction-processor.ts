@@ -16,19 +16,17 @@ import {
   createCompactor,
   DEFAULT_RECALL_SECRET,
   deriveConversationId,
-  extractiveSummarizer,
   InvalidConfigError,
   isContextOverflowError,
-  type Summarizer,
-  type SummarizerInput,
   TOOL_RESULT_MAX_CHARS,
 } from '@spillway/core';
 import { memoryContext, threadConversationId } from './call/memory-context';
 import { modelContextWindow } from './call/model-context-window';
+import { overflowError } from './call/overflow-error';
 import { readStepResult } from './call/read-step-result';
 import { type PreparedRequest, runState } from './call/run-state';
 import { hasRecallTool, schemaText, toolsText } from './call/tools-overhead';
-import type { CompactionProcessorOptions, ContextUsage } from './compaction-processor-options';
+import type { CompactionProcessorOptions } from './compaction-processor-options';
 import { fromNeutralMessages } from './prompt/from-neutral-messages';
 import { createPromptConverter } from './prompt/prompt-converter';
 import { repairPrompt } from './prompt/repair-prompt';
@@ -37,7 +35,7 @@ import { pinFromMarker } from './recall/pin-from-marker';
 import { rememberConversation } from './recall/recall-registry';
 import { type RecallMastraTool, type RecallToolOptions, recallTool } from './recall/recall-tool';
 import { isLanguageModel, type LanguageModelLike } from './summarize/language-model-like';
-import { languageModelSummarizer } from './summarize/language-model-summarizer';
+import { resolveSummarizer } from './summarize/resolve-summarizer';
 import { compactionDataPart } from './ui/compaction-data-part';
 import { createStreamWriters, type StreamWriterLike } from './ui/stream-writers';
 
@@ -115,7 +113,11 @@ export function compactionProcessor({
     }
   }
   if (dataParts !== false && typeof dataParts !== 'function') {
-    throw new InvalidConfigError({ option: 'dataParts', value: dataParts, message: 'must be a function or false' });
+    throw new InvalidConfigError({
+      option: 'dataParts',
+      value: dataParts,
+      message: 'must be a function or false',
+    });
   }
   // The default summarizer writes a conversation's summary with the model its requests go to.
   const conversationModels = new Map<string, LanguageModelLike>();
@@ -125,7 +127,8 @@ export function compactionProcessor({
     lastModel = model;
     conversationModels.delete(conversationId);
     conversationModels.set(conversationId, model);
-    if (conversationModels.size > REMEMBERED) conversationModels.delete(conversationModels.keys().next().value as string);
+    if (conversationModels.size > REMEMBERED)
+      conversationModels.delete(conversationModels.keys().next().value as string);
   };
   const writers = createStreamWriters(dataParts === false ? () => undefined : dataParts);
   const listeners = new Set<CompactionEventHandler>();
@@ -167,7 +170,10 @@ export function compactionProcessor({
       const overhead = prepareOptions.overheadTokens ?? 0;
       // The storage cap runs while converting the request: it is reported like the engine's steps.
       const capSaved = Math.round(
-        estimator.calibrated(uncappedTokens - estimator.countMessages(request.messages), prepareOptions.model),
+        estimator.calibrated(
+          uncappedTokens - estimator.countMessages(request.messages),
+          prepareOptions.model,
+        ),
       );
       const capped = capSaved > 0 && !prepared.actions.includes('cap-tool-results');
       onContextUsage({
@@ -251,7 +257,11 @@ export function compactionProcessor({
           deriveConversationId(converted.messages);
         rememberModel(conversationId, model);
         writers.register(conversationId, writer as StreamWriterLike | undefined);
-        rememberConversation(requestContext, { messages: converted.uncapped, conversationId, secret: recallSecret });
+        rememberConversation(requestContext, {
+          messages: converted.uncapped,
+          conversationId,
+          secret: recallSecret,
+        });
         const contextWindow = engineOptions.contextWindow ?? modelContextWindow(model);
         const prepareOptions: PreparedRequest['prepareOptions'] = {
           conversationId,
@@ -266,7 +276,9 @@ export function compactionProcessor({
         const overflow = run.overflow;
         const prepared = await compactor.prepare(converted.messages, {
           ...prepareOptions,
-          ...(overflow === undefined ? {} : { overflowAttempt: overflow.attempt, overflowError: overflow.error }),
+          ...(overflow === undefined
+            ? {}
+            : { overflowAttempt: overflow.attempt, overflowError: overflow.error }),
           ...(abortSignal === undefined ? {} : { abortSignal }),
         });
         if (overflow !== undefined && prepared.estimatedTokens >= overflow.rejectedTokens) {
@@ -278,7 +290,12 @@ export function compactionProcessor({
         }
         const request: PreparedRequest = { messages: converted.messages, prepareOptions, prepared };
         run.request = request;
-        report(request, compactor.estimator.countMessages(converted.uncapped), overflow?.attempt ?? 0, stepNumber);
+        report(
+          request,
+          compactor.estimator.countMessages(converted.uncapped),
+          overflow?.attempt ?? 0,
+          stepNumber,
+        );
         // Nothing changed (the common case under the thresholds): Mastra's prompt goes out as is.
         const unchanged =
           prepared.messages.length === converted.messages.length &&
@@ -294,7 +311,13 @@ export function compactionProcessor({
         // Even the smallest request cannot fit: no provider call is made.
         if (ContextOverflowError.isInstance(error)) throw error;
         // Otherwise compaction must never be the reason a call fails: the request goes out as it is.
-        emit({ type: 'compaction-failed', conversationId: 'unknown', reason: 'threshold', error, fallback: 'none' });
+        emit({
+          type: 'compaction-failed',
+          conversationId: 'unknown',
+          reason: 'threshold',
+          error,
+          fallback: 'none',
+        });
         return undefined;
       }
     },
@@ -344,32 +367,4 @@ function modelNames(model: unknown): { provider: string; modelId: string } {
     provider: typeof provider === 'string' ? provider : 'unknown',
     modelId: typeof modelId === 'string' ? modelId : 'unknown',
   };
-}
-
-function overflowError(prepared: { tokensAfter: number; contextWindow: number | undefined }, cause: unknown) {
-  return new ContextOverflowError({
-    message:
-      'The provider rejected the prompt as too long, and it cannot be made smaller ' +
-      `(about ${prepared.tokensAfter.toLocaleString('en-US')} tokens${
-        prepared.contextWindow === undefined ? '' : ` for a window of ${prepared.contextWindow.toLocaleString('en-US')}`
-      }).`,
-    tokenCount: prepared.tokensAfter,
-    ...(prepared.contextWindow === undefined ? {} : { contextWindow: prepared.contextWindow }),
-    cause,
-  });
-}
-
-function resolveSummarizer(
-  summarizer: CompactionProcessorOptions['summarizer'],
-  agentModel: (input: SummarizerInput) => LanguageModelLike | undefined,
-): Summarizer {
-  if (summarizer === undefined) return languageModelSummarizer({ model: agentModel });
-  if (summarizer === 'extractive') return extractiveSummarizer;
-  if (isLanguageModel(summarizer)) return languageModelSummarizer({ model: summarizer });
-  if (typeof summarizer === 'function') return summarizer;
-  throw new InvalidConfigError({
-    option: 'summarizer',
-    value: summarizer,
-    message: "must be a language model, a function or 'extractive'",
-  });
 }

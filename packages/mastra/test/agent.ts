@@ -12,7 +12,10 @@ import { type SessionModelOptions, sessionModel, sessionTools } from './session'
 /** A folder under the OS temp folder for a libsql file; removed by the returned function. */
 export function scratchDatabase(): { url: string; remove: () => void } {
   const folder = mkdtempSync(join(tmpdir(), 'spillway-mastra-'));
-  return { url: `file:${join(folder, 'memory.db')}`, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  return {
+    url: `file:${join(folder, 'memory.db')}`,
+    remove: () => rmSync(folder, { recursive: true, force: true }),
+  };
 }
 
 /** Mastra memory on libsql that hands the whole thread to the processors (no message-count window). */

@@ -10,7 +10,6 @@ import {
 /** The marker of a head+tail cut (the core's `truncateText`). */
 export const TRUNCATION_MARKER = /\.\.\. \[truncated: \d+ chars removed\] \.\.\./;
 
-
 /**
  * Every fidelity property one request must keep, as a list of violations (empty when it keeps
  * them all): the latest ask is there; no tool call without its result and no result without its
@@ -26,7 +25,7 @@ export function requestViolations(
   if (request.turn !== turn) problems.push(`latest ask of turn ${turn} missing (found ${request.turn})`);
   if (request.tokens > contextWindow) problems.push(`${request.tokens} tokens > window ${contextWindow}`);
   problems.push(...pairViolations(request.prompt));
-  const userIndex = request.prompt.findLastIndex((message) => message.role === 'user');
+  const userIndex = lastUserIndex(request.prompt);
   const after = request.prompt.slice(userIndex + 1);
   const callsAfter = new Map<string, { toolName: string; input: unknown }>();
   const resultsAfter = new Map<string, unknown>();
@@ -101,4 +100,10 @@ export function shortenedFrom(text: unknown, original: string): boolean {
     original.startsWith(head.trimEnd()) &&
     original.endsWith(tail.trimStart())
   );
+}
+
+/** Index of the last user message (-1 when there is none). */
+export function lastUserIndex(prompt: readonly SessionPromptMessage[]): number {
+  for (let index = prompt.length - 1; index >= 0; index--) if (prompt[index]!.role === 'user') return index;
+  return -1;
 }

@@ -100,13 +100,16 @@ export function sessionTools() {
       description: 'Takes a screenshot of the app.',
       inputSchema: z.object({ url: z.string() }),
       execute: async ({ url }) => ({ url, base64: screenshotBase64(1280, 800, 6_000, url.length) }),
-      toModelOutput: ({ url, base64 }: { url: string; base64: string }) => ({
-        type: 'content' as const,
-        value: [
-          { type: 'text' as const, text: `Screenshot of ${url}` },
-          { type: 'image-data' as const, data: base64, mediaType: 'image/png' },
-        ],
-      }),
+      toModelOutput: (output: unknown) => {
+        const { url, base64 } = output as { url: string; base64: string };
+        return {
+          type: 'content' as const,
+          value: [
+            { type: 'text' as const, text: `Screenshot of ${url}` },
+            { type: 'image-data' as const, data: base64, mediaType: 'image/png' },
+          ],
+        };
+      },
     }),
   };
 }
@@ -226,18 +229,29 @@ export function sessionModel({ session, contextWindow, summarize }: SessionModel
         statusCode: 400,
         responseBody: JSON.stringify({
           type: 'error',
-          error: { type: 'invalid_request_error', message: `prompt is too long: ${tokens} tokens > ${contextWindow} maximum` },
+          error: {
+            type: 'invalid_request_error',
+            message: `prompt is too long: ${tokens} tokens > ${contextWindow} maximum`,
+          },
         }),
         isRetryable: false,
       });
     }
-    if (turn < 0) return { content: [{ type: 'text', text: 'What would you like me to do?' }], finish: 'stop', input: tokens };
+    if (turn < 0)
+      return {
+        content: [{ type: 'text', text: 'What would you like me to do?' }],
+        finish: 'stop',
+        input: tokens,
+      };
     const spec = session[turn]!;
     const userIndex = prompt.lastIndexOf(latestUser!);
     if (spec.recall !== undefined) return readBack(spec.recall, prompt.slice(userIndex + 1), turn, tokens);
     const roundsShown = prompt
       .slice(userIndex + 1)
-      .filter((message) => message.role === 'assistant' && partsOf(message).some((part) => part.type === 'tool-call')).length;
+      .filter(
+        (message) =>
+          message.role === 'assistant' && partsOf(message).some((part) => part.type === 'tool-call'),
+      ).length;
     if (roundsShown < spec.rounds.length) {
       const round = spec.rounds[roundsShown]!;
       const content: unknown[] = round.map((file) => ({
@@ -272,7 +286,9 @@ export function sessionModel({ session, contextWindow, summarize }: SessionModel
       const toolCallId = `call-${turn}-${++callCounter}`;
       calls.set(turn, [...(calls.get(turn) ?? []), toolCallId]);
       return {
-        content: [{ type: 'tool-call', toolCallId, toolName: 'spillway_recall', input: JSON.stringify(input) }],
+        content: [
+          { type: 'tool-call', toolCallId, toolName: 'spillway_recall', input: JSON.stringify(input) },
+        ],
         finish: 'tool-calls',
         input: tokens,
       };
@@ -280,7 +296,8 @@ export function sessionModel({ session, contextWindow, summarize }: SessionModel
     if (answers.length === 0) return call({ search: pattern });
     const [search, ...pages] = answers;
     const ref = /"ref":"(t\.[^"]+)"/.exec(search!)?.[1];
-    if (ref === undefined) return { content: [{ type: 'text', text: `not found: ${search}` }], finish: 'stop', input: tokens };
+    if (ref === undefined)
+      return { content: [{ type: 'text', text: `not found: ${search}` }], finish: 'stop', input: tokens };
     const last = pages.at(-1);
     const next = last === undefined ? 0 : /"offset":(\d+)\}\]$/.exec(last)?.[1];
     if (next !== undefined) return call({ ref, offset: Number(next) });

@@ -47,7 +47,9 @@ describe('images, pinned rules and UI events through a real Mastra agent', () =>
         problems.push(...requestViolations(request, { session, turn, contextWindow: window }));
         // The run's own screenshot goes out as the image it is.
         if (spec.screenshot && request.runCalls.length > 0) {
-          expect(JSON.stringify(request.prompt)).toContain(screenshotBase64(1280, 800, 6_000, `https://app.local/${turn}`.length).slice(0, 200));
+          expect(JSON.stringify(request.prompt)).toContain(
+            screenshotBase64(1280, 800, 6_000, `https://app.local/${turn}`.length).slice(0, 200),
+          );
         }
       }
       await spillway.compactor.idle();
@@ -65,9 +67,14 @@ describe('images, pinned rules and UI events through a real Mastra agent', () =>
     const database = scratchDatabase();
     cleanups.push(database.remove);
     const window = 12_000;
-    const rule = 'House rule for this repository: report every ticket number in upper case, and quote file paths in backticks.';
+    const rule =
+      'House rule for this repository: report every ticket number in upper case, and quote file paths in backticks.';
     const session = toolSession({ turns: 10, seed: 4 });
-    const spillway = compactionProcessor({ contextWindow: window, summarizer: 'extractive', pinnedRules: { detect: false } });
+    const spillway = compactionProcessor({
+      contextWindow: window,
+      summarizer: 'extractive',
+      pinnedRules: { detect: false },
+    });
     const { agent, requests } = sessionAgent({
       session: [{ user: rule, rounds: [], answer: 'Understood.' }, ...session],
       contextWindow: window,
@@ -84,7 +91,9 @@ describe('images, pinned rules and UI events through a real Mastra agent', () =>
     }
     const last = requests.at(-1)!;
     // The message itself left the request (compacted), but the rule is there word for word.
-    const userTexts = last.prompt.filter((message) => message.role === 'user').flatMap((message) => partsOf(message));
+    const userTexts = last.prompt
+      .filter((message) => message.role === 'user')
+      .flatMap((message) => partsOf(message));
     expect(userTexts.some((part) => part.text === rule)).toBe(false);
     expect(JSON.stringify(last.prompt)).toContain(rule);
   });
@@ -111,7 +120,9 @@ describe('images, pinned rules and UI events through a real Mastra agent', () =>
       await spillway.compactor.idle();
     }
     expect(parts.length).toBeGreaterThan(0);
-    expect(parts.every((part) => part.type === 'data-spillway' && typeof part.data?.message === 'string')).toBe(true);
+    expect(
+      parts.every((part) => part.type === 'data-spillway' && typeof part.data?.message === 'string'),
+    ).toBe(true);
     expect(parts.map((part) => part.data?.status)).toEqual(expect.arrayContaining(['truncated']));
   });
 });

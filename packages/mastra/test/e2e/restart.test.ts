@@ -29,7 +29,12 @@ async function start(dataDir: string, databaseUrl: string, session: ReturnType<t
     store,
     summarizer: async (input) => {
       summaries++;
-      return `Summary ${summaries}: files reviewed per ticket; ${input.prompt.match(/TCK-\d+/g)?.slice(-8).join(', ') ?? ''}`;
+      return `Summary ${summaries}: files reviewed per ticket; ${
+        input.prompt
+          .match(/TCK-\d+/g)
+          ?.slice(-8)
+          .join(', ') ?? ''
+      }`;
     },
     onContextUsage: (usage) => usages.push({ ...usage, summariesSoFar: summaries }),
   });

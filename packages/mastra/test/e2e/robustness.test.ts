@@ -66,7 +66,9 @@ describe('a provider whose window is smaller than configured', () => {
     const outcomes: string[] = [];
     for (const spec of session) {
       try {
-        const result = await scripted.agent.generate(spec.user, { memory: { thread: 'small', resource: 'u' } });
+        const result = await scripted.agent.generate(spec.user, {
+          memory: { thread: 'small', resource: 'u' },
+        });
         outcomes.push(result.text === spec.answer ? 'answered' : `other: ${result.text}`);
       } catch (error) {
         outcomes.push(`error: ${(error as Error).message}`);
