@@ -49,10 +49,9 @@ const readFile = createTool({
 });
 
 const folder = mkdtempSync(join(tmpdir(), 'spillway-mastra-example-'));
+// Mastra's default memory (it loads the last 10 messages): the processor adds the rest of the thread.
 const memory = new Memory({
   storage: new LibSQLStore({ id: 'example', url: `file:${join(folder, 'memory.db')}` }),
-  // Hand Spillway the whole thread: it decides what the model sees (the default is the last 10 messages).
-  options: { lastMessages: 100_000 },
 });
 const offline = scriptedModel({ contextWindow: CONTEXT_WINDOW });
 const model = online ? (process.env.OPENAI_MODEL ?? 'openai/gpt-4.1-mini') : offline.model;

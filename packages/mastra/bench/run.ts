@@ -4,6 +4,7 @@
  * `Agent` with real Mastra memory (libsql on a file), side by side in one run:
  *
  * - bare: memory hands the whole thread over, nothing trims it;
+ * - Mastra memory's default (the last 10 messages of the thread);
  * - Mastra memory's own token budget (`messageHistory.maxTokens` at 85% of the window);
  * - `TokenLimiterProcessor` at 85% of the window;
  * - `ToolCallFilter` + `TokenLimiterProcessor` (older tool traffic filtered first);
@@ -30,7 +31,7 @@ interface Contender {
   name: string;
   /** Input processors (and error processors) for a fresh run. */
   processors: () => { input: unknown[]; error?: unknown[]; idle?: () => Promise<void> };
-  memory?: { maxTokens?: number };
+  memory?: { maxTokens?: number; lastMessages?: number | 'default' };
 }
 
 interface Row {
@@ -119,6 +120,7 @@ async function run(contender: Contender, session: readonly SessionTurn[]): Promi
 const limit = Math.floor(0.85 * WINDOW);
 const contenders: Contender[] = [
   { name: 'bare (whole thread)', processors: () => ({ input: [] }) },
+  { name: 'memory default (last 10 messages)', processors: () => ({ input: [] }), memory: { lastMessages: 'default' } },
   {
     name: 'memory messageHistory.maxTokens 85%',
     processors: () => ({ input: [] }),

@@ -1,4 +1,5 @@
 import type { CompactionAction, CompactionEventHandler, CompactorOptions, Summarizer } from '@spillway/core';
+import type { MemoryLike } from './call/load-whole-thread';
 import type { LanguageModelLike } from './summarize/language-model-like';
 import type { CompactionDataPart } from './ui/compaction-data-part';
 
@@ -89,6 +90,21 @@ export interface CompactionProcessorOptions
    * @default none (the work runs detached)
    */
   waitUntil?: (promise: Promise<unknown>) => void;
+  /**
+   * With Mastra memory: at the start of each call, add the thread's messages memory did not load
+   * (Mastra's memory hands over the last 10 messages by default), so Spillway sees the whole
+   * conversation — older turns are summarized instead of leaving the request unseen, and a stored
+   * summary always finds the messages it was made from. They are added as memory messages, which
+   * Mastra never saves again. `false` works on what memory loaded (`lastMessages`,
+   * `messageHistory`); a summary is then reused only while memory's window does not move.
+   * @default true
+   */
+  wholeThread?: boolean;
+  /**
+   * The memory `wholeThread` reads the thread from.
+   * @default the run's own memory (the agent's `memory`)
+   */
+  memory?: MemoryLike;
   /**
    * Retries after the provider rejects a request as too long, each compacting harder (keeping 4, 2,
    * 1, then 0 recent message groups). Needs the processor in the agent's `errorProcessors` as well

@@ -16,16 +16,17 @@ import {
   createCompactor,
   DEFAULT_RECALL_SECRET,
   deriveConversationId,
-  InvalidConfigError,
   isContextOverflowError,
   TOOL_RESULT_MAX_CHARS,
 } from '@spillway/core';
+import { loadWholeThread, runMemory } from './call/load-whole-thread';
 import { memoryContext, threadConversationId } from './call/memory-context';
 import { modelContextWindow } from './call/model-context-window';
 import { overflowError } from './call/overflow-error';
 import { readStepResult } from './call/read-step-result';
 import { type PreparedRequest, runState } from './call/run-state';
 import { hasRecallTool, schemaText, toolsText } from './call/tools-overhead';
+import { checkProcessorOptions } from './check-processor-options';
 import type { CompactionProcessorOptions } from './compaction-processor-options';
 import { fromNeutralMessages } from './prompt/from-neutral-messages';
 import { createPromptConverter } from './prompt/prompt-converter';
@@ -46,8 +47,11 @@ import { createStreamWriters, type StreamWriterLike } from './ui/stream-writers'
 export interface CompactionProcessor {
   readonly id: string;
   readonly name: string;
-  /** At the start of a `generate`/`stream` call: starts the run's record; never changes the messages. */
-  processInput(args: ProcessInputArgs): MessageList;
+  /**
+   * At the start of a `generate`/`stream` call with memory: adds the thread's messages memory did
+   * not load (`wholeThread`), as memory messages Mastra never saves again.
+   */
+  processInput(args: ProcessInputArgs): Promise<MessageList>;
   /** Before each step of the agent's loop: notes the step's tools (their tokens go with the request). */
   processInputStep(args: ProcessInputStepArgs): undefined;
   /**
@@ -91,34 +95,20 @@ export function compactionProcessor({
   dataParts = compactionDataPart,
   waitUntil,
   maxOverflowRetries = 4,
+  wholeThread = true,
+  memory: givenMemory,
   ...engineOptions
 }: CompactionProcessorOptions = {}): CompactionProcessor {
-  if (typeof id !== 'string' || id.length === 0) {
-    throw new InvalidConfigError({ option: 'id', value: id, message: 'must be a non-empty string' });
-  }
-  if (!Number.isInteger(maxOverflowRetries) || maxOverflowRetries < 0) {
-    throw new InvalidConfigError({
-      option: 'maxOverflowRetries',
-      value: maxOverflowRetries,
-      message: 'must be an integer >= 0',
-    });
-  }
-  for (const [option, value] of [
-    ['waitUntil', waitUntil],
-    ['onContextUsage', onContextUsage],
-    ['conversationId', resolveConversationId],
-  ] as const) {
-    if (value !== undefined && typeof value !== 'function') {
-      throw new InvalidConfigError({ option, value, message: 'must be a function' });
-    }
-  }
-  if (dataParts !== false && typeof dataParts !== 'function') {
-    throw new InvalidConfigError({
-      option: 'dataParts',
-      value: dataParts,
-      message: 'must be a function or false',
-    });
-  }
+  checkProcessorOptions({
+    id,
+    maxOverflowRetries,
+    waitUntil,
+    onContextUsage,
+    resolveConversationId,
+    wholeThread,
+    givenMemory,
+    dataParts,
+  });
   // The default summarizer writes a conversation's summary with the model its requests go to.
   const conversationModels = new Map<string, LanguageModelLike>();
   let lastModel: LanguageModelLike | undefined;
@@ -207,9 +197,25 @@ export function compactionProcessor({
       return recallTool(options);
     },
 
-    processInput({ messageList, state }) {
+    async processInput({ messageList, state, requestContext }) {
       // A new call: nothing of an earlier call's retries carries over (Mastra's state is per call).
       runState(state).overflow = undefined;
+      const { threadId, resourceId } = memoryContext(requestContext);
+      const memory =
+        wholeThread && threadId !== undefined ? runMemory(requestContext, givenMemory) : undefined;
+      if (memory === undefined || threadId === undefined) return messageList;
+      try {
+        await loadWholeThread({ messageList, memory, threadId, resourceId });
+      } catch (error) {
+        // The request goes on with the history memory loaded.
+        emit({
+          type: 'compaction-failed',
+          conversationId: threadId,
+          reason: 'threshold',
+          error,
+          fallback: 'none',
+        });
+      }
       return messageList;
     },
 

@@ -18,13 +18,20 @@ export function scratchDatabase(): { url: string; remove: () => void } {
   };
 }
 
-/** Mastra memory on libsql that hands the whole thread to the processors (no message-count window). */
-export function threadMemory(url: string, options: { lastMessages?: number; maxTokens?: number } = {}) {
+/**
+ * Mastra memory on libsql that hands the whole thread to the processors (no message-count window),
+ * or, with `lastMessages: 'default'`, Mastra's own default (the last 10 messages).
+ */
+export function threadMemory(
+  url: string,
+  options: { lastMessages?: number | 'default'; maxTokens?: number } = {},
+) {
+  const { lastMessages = 100_000, maxTokens } = options;
   return new Memory({
     storage: new LibSQLStore({ id: 'spillway-test', url }),
     options: {
-      lastMessages: options.lastMessages ?? 100_000,
-      ...(options.maxTokens === undefined ? {} : { messageHistory: { maxTokens: options.maxTokens } }),
+      ...(lastMessages === 'default' ? {} : { lastMessages }),
+      ...(maxTokens === undefined ? {} : { messageHistory: { maxTokens } }),
     },
   });
 }
