@@ -120,7 +120,11 @@ async function run(contender: Contender, session: readonly SessionTurn[]): Promi
 const limit = Math.floor(0.85 * WINDOW);
 const contenders: Contender[] = [
   { name: 'bare (whole thread)', processors: () => ({ input: [] }) },
-  { name: 'memory default (last 10 messages)', processors: () => ({ input: [] }), memory: { lastMessages: 'default' } },
+  {
+    name: 'memory default (last 10 messages)',
+    processors: () => ({ input: [] }),
+    memory: { lastMessages: 'default' },
+  },
   {
     name: 'memory messageHistory.maxTokens 85%',
     processors: () => ({ input: [] }),
