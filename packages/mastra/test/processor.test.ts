@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the prompts Mastra hands over are read loosely in assertions
+import { MessageList } from '@mastra/core/agent/message-list';
 import type { ErrorProcessor, InputProcessor } from '@mastra/core/processors';
 import { RequestContext } from '@mastra/core/request-context';
 import { InvalidConfigError } from '@spillway/core';
@@ -162,5 +163,57 @@ describe('compactionProcessor', () => {
     expect(log.output.type).toBe('text');
     expect(log.output.value.length).toBeLessThan(9_000);
     expect(shot).toBe((prompt[2] as any).content[0]);
+  });
+
+  it('adds the thread messages memory did not load (as memory messages), and leaves the list alone when memory fails', async () => {
+    const dbMessage = (id: string, role: 'user' | 'assistant' | 'system', text: string, minute: number) => ({
+      id,
+      role,
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, minute)),
+      threadId: 't',
+      resourceId: 'r',
+      content: { format: 2 as const, parts: [{ type: 'text' as const, text }] },
+    });
+    const thread = [
+      dbMessage('m1', 'user', 'first ask', 1),
+      dbMessage('m2', 'assistant', 'first answer', 2),
+      dbMessage('s1', 'system', 'not history', 3),
+      dbMessage('m3', 'user', 'second ask', 4),
+    ];
+    const requestContext = new RequestContext();
+    requestContext.set('MastraMemory', { thread: { id: 't' }, resourceId: 'r' });
+    const run = async (memory: { recall(): Promise<{ messages: unknown[] }> }) => {
+      const list = new MessageList({ threadId: 't', resourceId: 'r' });
+      list.add([thread[3]!] as never, 'memory');
+      list.add('third ask', 'input');
+      await compactionProcessor({ memory: memory as never }).processInput({
+        messageList: list,
+        messages: list.get.input.db(),
+        systemMessages: [],
+        state: {},
+        requestContext,
+        retryCount: 0,
+        abort: () => {
+          throw new Error('aborted');
+        },
+      } as never);
+      return list;
+    };
+    const loaded = await run({ recall: async () => ({ messages: thread }) });
+    expect(
+      loaded.get.all
+        .db()
+        .map((message) => message.id)
+        .slice(0, 3),
+    ).toEqual(['m1', 'm2', 'm3']);
+    expect(loaded.get.all.db().some((message) => message.id === 's1')).toBe(false);
+    // Nothing added is new input or response: Mastra's memory saves only those.
+    expect(loaded.get.input.db()).toHaveLength(1);
+    const failing = await run({
+      recall: async () => {
+        throw new Error('storage down');
+      },
+    });
+    expect(failing.get.all.db().map((message) => message.id)[0]).toBe('m3');
   });
 });
