@@ -12,6 +12,6 @@ export default defineProject({
     name: 'mastra',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Long scripted sessions through a real Mastra agent take seconds on a busy 2-core machine.
-    testTimeout: 60_000,
+    testTimeout: 120_000,
   },
 });

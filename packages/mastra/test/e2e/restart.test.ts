@@ -92,5 +92,7 @@ describe('a restart with the same storage (Mastra memory on libsql, Spillway sta
       await second.spillway.compactor.idle();
       await second.client.close();
     },
+    // Two processes' worth of agent runs, PGlite started twice: slow on a busy machine.
+    240_000,
   );
 });
