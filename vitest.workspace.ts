@@ -10,4 +10,5 @@ export const projects = [
   'packages/redis',
   'packages/postgres',
   'packages/quality-bench',
+  'packages/mastra',
 ];

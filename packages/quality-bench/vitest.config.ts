@@ -8,6 +8,7 @@ export default defineProject({
       '@spillway/ai-sdk-middleware': fileURLToPath(
         new URL('../ai-sdk-middleware/src/index.ts', import.meta.url),
       ),
+      '@spillway/mastra': fileURLToPath(new URL('../mastra/src/index.ts', import.meta.url)),
     },
   },
   test: {

@@ -124,6 +124,7 @@ async function main(): Promise<void> {
     '@modelcontextprotocol/sdk',
     'ioredis',
     'pg',
+    '@mastra/core',
     '@electric-sql/pglite',
     'typescript',
   ]) {

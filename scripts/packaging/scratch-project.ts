@@ -117,6 +117,23 @@ function typeCheckSource(project: Project): string {
       "export const postgresStore = () => new PostgresCompactionStore({ client: new PGlite(), table: 'app.compaction' });",
     );
   }
+  if (names.has('@spillway/mastra')) {
+    lines.push(
+      "import { Agent } from '@mastra/core/agent';",
+      "import { MockLanguageModelV3 as MastraTestModel } from 'ai/test';",
+      "import { compactionProcessor, recallTool } from '@spillway/mastra';",
+      "const spillwayProcessor = compactionProcessor({ contextWindow: 128_000, summarizer: 'extractive' });",
+      'export const mastraAgent = new Agent({',
+      "  id: 'agent',",
+      "  name: 'agent',",
+      "  instructions: 'You are helpful.',",
+      '  model: new MastraTestModel(),',
+      '  tools: { spillway_recall: recallTool() },',
+      '  inputProcessors: [spillwayProcessor],',
+      '  errorProcessors: [spillwayProcessor],',
+      '});',
+    );
+  }
   if (names.has('@spillway/mcp-proxy')) {
     lines.push(
       "import { createProxy, type ProxyOptions } from '@spillway/mcp-proxy';",

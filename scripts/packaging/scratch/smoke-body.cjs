@@ -429,6 +429,58 @@ async function runSmoke({ system, load, projectDirectory }) {
       },
     );
   }
+  if (config.exports['@spillway/mastra']) {
+    await check(
+      '@spillway/mastra: a real Mastra Agent sends a compacted request through the processor',
+      async () => {
+        const { Agent } = await load('@mastra/core/agent');
+        const { MockLanguageModelV3 } = await load('ai/test');
+        const { compactionProcessor, recallTool } = await load('@spillway/mastra');
+        const prompts = [];
+        const model = new MockLanguageModelV3({
+          doGenerate: async ({ prompt }) => {
+            prompts.push(prompt);
+            return {
+              content: [{ type: 'text', text: 'Done.' }],
+              finishReason: { unified: 'stop', raw: 'stop' },
+              usage: {
+                inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined },
+                outputTokens: { total: 5, text: 5, reasoning: undefined },
+              },
+              warnings: [],
+            };
+          },
+        });
+        const spillway = compactionProcessor({ contextWindow: 16_000, summarizer: 'extractive' });
+        const agent = new Agent({
+          id: 'packaging',
+          name: 'packaging',
+          instructions: 'You are helpful.',
+          model,
+          tools: { spillway_recall: recallTool() },
+          inputProcessors: [spillway],
+          errorProcessors: [spillway],
+        });
+        const history = [];
+        for (let turn = 0; turn < 6; turn++) {
+          history.push(
+            { role: 'user', content: `Please read src/module-${turn}.ts` },
+            { role: 'assistant', content: `src/module-${turn}.ts: ${bigText(`m${turn}`, 12_000)}` },
+          );
+        }
+        history.push({ role: 'user', content: 'Which module exports value42?' });
+        const result = await agent.generate(history);
+        assert.equal(result.text, 'Done.');
+        const sent = JSON.stringify(prompts.at(-1));
+        assert.ok(
+          sent.length < JSON.stringify(history).length / 2,
+          `the request was compacted (${sent.length} characters)`,
+        );
+        assert.ok(sent.includes('Which module exports value42?'), 'the latest ask went out');
+        await spillway.compactor.idle();
+      },
+    );
+  }
   console.log(`  ${passed} passed [${label}]`);
 }
 

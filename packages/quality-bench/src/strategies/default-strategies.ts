@@ -1,5 +1,6 @@
 import { contextChefStrategy } from './context-chef-strategy';
 import { langchainStrategy } from './langchain-strategy';
+import { mastraStrategy } from './mastra-strategy';
 import { pruneMessagesStrategy } from './prune-messages-strategy';
 import { slidingWindowStrategy } from './sliding-window-strategy';
 import { spillwayStrategy } from './spillway-strategy';
@@ -25,6 +26,7 @@ export function defaultStrategies(): Strategy[] {
     contextChefStrategy({ name: '@context-chef, in-flight (quick start)', persist: false, archive: false }),
     langchainStrategy(),
     langchainStrategy({ name: 'LangChain summarization + contextEditing', clearToolUsesAt: 0.5 }),
+    mastraStrategy(),
     pruneMessagesStrategy(),
     slidingWindowStrategy(),
   ];

@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  resolve: {
+    alias: {
+      '@spillway/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)),
+      '@spillway/postgres': fileURLToPath(new URL('../postgres/src/index.ts', import.meta.url)),
+    },
+  },
+  test: {
+    name: 'mastra',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Long scripted sessions through a real Mastra agent take seconds on a busy 2-core machine.
+    testTimeout: 120_000,
+  },
+});
