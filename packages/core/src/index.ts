@@ -165,7 +165,7 @@ export {
   decodeCompactionEnvelope,
   encodeCompactionEnvelope,
 } from './store/compaction-envelope';
-export type { CompactionState } from './store/compaction-state';
+export type { CompactionState, PinnedQuote } from './store/compaction-state';
 export type { CompactionStore } from './store/compaction-store';
 export {
   checkCompactionStore,

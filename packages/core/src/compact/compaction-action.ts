@@ -8,6 +8,9 @@ export type CompactionAction =
   | 'collapse-exchanges'
   | 'cluster-tool-results'
   | 'reduce-tool-results'
+  | 'stub-tool-results'
+  | 'shorten-pasted-blobs'
+  | 'fold-tool-steps'
   | 'summarize'
   | 'summarize-failed'
   | 'drop-oldest'
@@ -23,6 +26,9 @@ export const ACTION_ORDER: readonly CompactionAction[] = [
   'collapse-exchanges',
   'cluster-tool-results',
   'reduce-tool-results',
+  'stub-tool-results',
+  'shorten-pasted-blobs',
+  'fold-tool-steps',
   'summarize',
   'summarize-failed',
   'drop-oldest',

@@ -13,6 +13,8 @@ export interface SummaryExtras {
    * the summaries as `[Summarized: messages 1–{coveredCount} of this conversation] [ref=s.…]`.
    */
   span?: { readonly ref: string; readonly coveredCount: number } | undefined;
+  /** The user's own words of the covered span, verbatim (see `userWordsBlock`), after the reference. */
+  userWords?: string | undefined;
   /** The pinned block (standing rules), after the summaries; never given to a summarizer. */
   pinned?: string | undefined;
   /** The one line that tells the model about the read-back tool (last). */
@@ -26,7 +28,7 @@ export interface SummaryExtras {
 export function summaryMessage(
   summaries: readonly string[],
   placement: SummaryPlacement,
-  { span, pinned, announcement }: SummaryExtras = {},
+  { span, userWords, pinned, announcement }: SummaryExtras = {},
 ): Message | undefined {
   const blocks: string[] = [];
   if (summaries.length === 1) {
@@ -45,6 +47,7 @@ export function summaryMessage(
       `[Summarized: messages 1–${span.coveredCount} of this conversation] ${refAnnotation(span.ref)}`,
     );
   }
+  if (summaries.length > 0 && userWords !== undefined) blocks.push(userWords);
   if (pinned !== undefined) blocks.push(pinned);
   if (blocks.length === 0) return undefined;
   if (announcement !== undefined) blocks.push(announcement);

@@ -11,7 +11,7 @@ import { MemoryCompactionStore } from '../store/memory-compaction-store';
 import { linkSignals } from '../summarize/abortable';
 import { capToolResults } from '../truncate/cap-tool-results';
 import { claimSummary } from './claim-summary';
-import { type CompactMessagesResult, OVERFLOW_KEEP_GROUPS, runCompaction } from './compact-messages';
+import type { CompactMessagesResult } from './compact-messages';
 import { stateMatches } from './compaction-layout';
 import {
   type CompactionOptions,
@@ -24,7 +24,7 @@ import { needsSummary } from './needs-summary';
 import { prepareWithStore } from './prepare-with-store';
 import { recognizeMessages } from './recognize-messages';
 import { requestBudget } from './request-budget';
-import { summarizeOlder } from './summarize-older';
+import { OVERFLOW_KEEP_GROUPS, runCompaction } from './run-compaction';
 
 /** Options of {@link createCompactor}. */
 export interface CompactorOptions extends CompactionOptions {
@@ -412,7 +412,7 @@ export function createCompactor({
             overheadTokens,
             contextWindow: window,
             allowSummarize: false,
-            measureOnly: true,
+            mode: 'measure',
           });
           // Summarize once the reductions that need no model cannot keep the next request well
           // under the background threshold.
@@ -430,24 +430,16 @@ export function createCompactor({
         });
         if (claim.kind === 'skip') return;
         release = claim.lease?.release;
-        const estimator = estimatorOf(effective);
-        const result = await summarizeOlder({
-          messages,
-          working: capped(messages),
+        const result = await runCompaction(messages, effective, {
           state: applicable(messages, claim.loaded.state),
-          options: effective,
-          contextWindow: window,
-          keepGroups: undefined,
-          reason: 'background',
           conversationId: id,
-          countTokens: (list) =>
-            estimator.calibrated(estimator.countMessages(list) + overheadTokens, effective.model),
-          summaryMaxTokens: budget.summaryMaxTokens,
-          timeoutMs: effective.summaryTimeouts.background,
-          abortSignal,
-          estimator,
+          overheadTokens,
+          contextWindow: window,
+          mode: 'summarize',
+          summarizeReason: 'background',
+          ...(abortSignal === undefined ? {} : { abortSignal }),
         });
-        if (result.state) {
+        if (result.stateChanged && result.state) {
           await shared.write(id, result.state, { revision: claim.loaded.revision, lease: claim.lease });
           cooldowns.delete(id);
         }
@@ -658,29 +650,19 @@ export function createCompactor({
         }
         const held = claim?.kind === 'claimed' ? claim.lease : undefined;
         try {
-          const result = await summarizeOlder({
-            messages,
-            working,
+          const result = await runCompaction(messages, effective, {
             state,
-            options: effective,
-            contextWindow: window,
-            keepGroups: undefined,
-            reason: 'manual',
             conversationId: id,
-            countTokens: (list) => estimator.calibrated(estimator.countMessages(list), effectiveModel),
-            summaryMaxTokens:
-              window === undefined
-                ? effective.summaryMaxTokens
-                : requestBudget(window, effective).summaryMaxTokens,
-            timeoutMs: effective.summaryTimeouts.foreground,
-            abortSignal,
-            estimator,
+            contextWindow: window,
+            mode: 'summarize',
+            summarizeReason: 'manual',
+            ...(abortSignal === undefined ? {} : { abortSignal }),
           });
-          if (result.state) {
+          if (result.stateChanged && result.state) {
             await shared.write(id, result.state, { revision, lease: held });
             cooldowns.delete(id);
           }
-          return result.state ?? state;
+          return result.state;
         } finally {
           await held?.release();
         }

@@ -26,7 +26,7 @@ export function currentTurnStart(messages: readonly Message[]): number {
 }
 
 /** A user message that is the user speaking, not only a carrier of tool results. */
-function isUserTurn(message: Message): boolean {
+export function isUserTurn(message: Message): boolean {
   if (message.role !== 'user') return false;
   if (typeof message.content === 'string') return true;
   return message.content.length === 0 || message.content.some((part) => part.type !== 'tool-result');

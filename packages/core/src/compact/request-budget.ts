@@ -31,10 +31,17 @@ export interface RequestBudget {
   /** The smallest a tool result of the current turn is cut to, in characters, when nothing else fits. */
   readonly floorChars: number;
   /**
-   * Request-time reduction grows its reduced prefix in steps of this many user turns (see
-   * `reduceHistory`), so the request's prefix changes once per few turns, not on every call.
+   * The least one reduction step frees, in tokens: old tool output is cleared, and old turns are
+   * folded, in batches at least this large (like Anthropic's `clear_at_least`), so the request's
+   * prefix — and the provider's prompt cache — changes once per many turns, never for less.
    */
-  readonly reductionGridTurns: number;
+  readonly minStepTokens: number;
+  /** The bound on each block of the user's own words kept beside a summary or a drop note, in tokens. */
+  readonly userWordsMaxTokens: number;
+  /** Pasted blobs (logs, code, JSON) in the user's messages over this many characters are shortened. */
+  readonly blobMinChars: number;
+  /** Characters a shortened blob keeps. */
+  readonly blobKeepChars: number;
 }
 
 /** Share of the window a summary may take at most (and the seeds' absolute bound is 2,048 tokens). */
@@ -47,8 +54,17 @@ const KEEP_CHARS_MAX = 2_000;
 const SUMMARY_HEADROOM_SHARE = 0.1;
 /** How far under the background threshold reductions aim once they start. */
 const REDUCTION_HEADROOM_SHARE = 0.2;
-/** User turns the reduced prefix grows by at a time (prompt-cache stability). */
-const REDUCTION_GRID_TURNS = 4;
+/**
+ * The least a reduction step frees, as a share of the window: a prompt-cache break must buy at
+ * least this much room (see `minStepTokens`).
+ */
+export const MIN_STEP_WINDOW_SHARE = 0.3;
+/**
+ * The share of the window the user's own words may take beside a summary (and again beside a drop
+ * note) before the oldest are condensed: the dialogue is a few percent of an agent session, and
+ * the user's words are what a summary keeps worst.
+ */
+export const USER_WORDS_WINDOW_SHARE = 0.25;
 /** Share of the window, in tokens, a current-turn tool result keeps at its floor. */
 const FLOOR_WINDOW_SHARE = 0.005;
 const FLOOR_CHARS_MIN = 160;
@@ -62,7 +78,9 @@ const FLOOR_CHARS_MAX = 512;
  *   and only results over twice that are reduced — unless `toolResultReduction` sets them;
  * - summaries: at most `summaryMaxTokens` (2,048) and at most 10% of the window;
  * - a current-turn tool result is cut, when nothing else fits, to 0.5% of the window, 160–512
- *   characters.
+ *   characters;
+ * - every reduction step frees at least 30% of the window; the user's own words beside a summary
+ *   take at most 25% of it; pasted blobs over twice the kept size are shortened like tool results.
  */
 export function requestBudget(contextWindow: number, options: ResolvedCompactionOptions): RequestBudget {
   const { thresholds, protectedRatio, summaryMaxTokens, toolResultReduction } = options;
@@ -93,6 +111,9 @@ export function requestBudget(contextWindow: number, options: ResolvedCompaction
       reduction === false ? FLOOR_CHARS_MAX : reduction.keepChars,
       clamp(contextWindow * FLOOR_WINDOW_SHARE * 4, FLOOR_CHARS_MIN, FLOOR_CHARS_MAX),
     ),
-    reductionGridTurns: REDUCTION_GRID_TURNS,
+    minStepTokens: contextWindow * MIN_STEP_WINDOW_SHARE,
+    userWordsMaxTokens: Math.max(1, Math.floor(contextWindow * USER_WORDS_WINDOW_SHARE)),
+    blobMinChars: 2 * (reduction === false ? keepChars : reduction.keepChars),
+    blobKeepChars: reduction === false ? keepChars : reduction.keepChars,
   };
 }

@@ -22,4 +22,17 @@ export interface CompactionState {
   readonly createdAt: number;
   /** How many compactions this conversation has had. */
   readonly compactionCount: number;
+  /**
+   * Standing instructions the summarizer named, each accepted only because it is found verbatim in
+   * a user message of the covered span: carried in the pinned block next to the detected rules.
+   */
+  readonly pinned?: readonly PinnedQuote[];
+}
+
+/** A standing instruction quoted verbatim from the user (see `CompactionState.pinned`). */
+export interface PinnedQuote {
+  /** The words, exactly as the user wrote them. */
+  readonly text: string;
+  /** The conversation message they come from (0-based, system messages not counted). */
+  readonly messageNumber: number;
 }

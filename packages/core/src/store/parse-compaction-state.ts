@@ -1,5 +1,5 @@
 import { InvalidStoredStateError } from '../errors/invalid-stored-state-error';
-import type { CompactionState } from './compaction-state';
+import type { CompactionState, PinnedQuote } from './compaction-state';
 
 /** The `version` of the {@link CompactionState} format this release writes and reads. */
 export const COMPACTION_STATE_VERSION = 1;
@@ -34,6 +34,7 @@ export function parseCompactionState(value: unknown): CompactionState {
   if (!Array.isArray(summaries) || !summaries.every((summary) => typeof summary === 'string')) {
     invalid('summaries');
   }
+  const pinned = pinnedQuotes(record.pinned);
   return {
     version: COMPACTION_STATE_VERSION,
     summaries: [...(summaries as string[])],
@@ -43,7 +44,28 @@ export function parseCompactionState(value: unknown): CompactionState {
     tokensAfter: amount(record, 'tokensAfter'),
     createdAt: amount(record, 'createdAt'),
     compactionCount: count(record, 'compactionCount'),
+    ...(pinned === undefined ? {} : { pinned }),
   };
+}
+
+/** The optional `pinned` field: absent, or a list of `{ text, messageNumber }`. */
+function pinnedQuotes(value: unknown): PinnedQuote[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) invalid('pinned');
+  return value.map((item: unknown) => {
+    const quote = item as Record<string, unknown> | null;
+    if (
+      quote === null ||
+      typeof quote !== 'object' ||
+      typeof quote.text !== 'string' ||
+      typeof quote.messageNumber !== 'number' ||
+      !Number.isSafeInteger(quote.messageNumber) ||
+      quote.messageNumber < 0
+    ) {
+      invalid('pinned');
+    }
+    return { text: quote.text as string, messageNumber: quote.messageNumber as number };
+  });
 }
 
 function parseJson(text: string): unknown {

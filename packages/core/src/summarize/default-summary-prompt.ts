@@ -13,7 +13,9 @@ Preserve:
 - Open tasks, pending questions and commitments.
 - Where the work stands now and what the next step was going to be.
 
-Leave out greetings, small talk, tool-call mechanics, intermediate reasoning and repeated information. If a previous summary is given, merge it with the new messages into one updated summary and keep everything in it that still matters. Write in the language of the conversation, as short paragraphs and bullet lists, in at most 500 words. Output only the summary.`;
+Leave out greetings, small talk, tool-call mechanics, intermediate reasoning and repeated information. If a previous summary is given, merge it with the new messages into one updated summary and keep everything in it that still matters. Write in the language of the conversation, as short paragraphs and bullet lists, in at most 500 words. Output only the summary.
+
+End the summary with a line "Standing instructions:" followed by every instruction of the user's that should keep applying for the rest of the work (rules, preferences, constraints, however they were phrased), one per line, each copied word for word from the user's message; write "none" when there are none.`;
 
 /** Added to the instructions when an `onMemory` hook is set. */
 export const MEMORY_INSTRUCTIONS = `

@@ -6,8 +6,11 @@ import type { Message } from '../message/message';
 import { truncateText } from '../truncate/truncate-text';
 import { linkSignals, raceAbort } from './abortable';
 import { DEFAULT_SUMMARY_PROMPT, MEMORY_INSTRUCTIONS } from './default-summary-prompt';
-import { extractIdentifiers, identifierCoverage } from './extract-identifiers';
+import { messageText } from '../message/message-parts';
+import type { PinnedQuote } from '../store/compaction-state';
+import { extractIdentifiers } from './extract-identifiers';
 import { type RenderTranscriptOptions, renderMessage } from './render-transcript';
+import { acceptStandingInstructions, splitStandingInstructions } from './standing-instructions';
 import type { Summarizer, SummarizerOutput } from './summarizer';
 
 /** Options of {@link summarize}. */
@@ -32,12 +35,20 @@ export interface SummarizeOptions {
   /** How the transcript is rendered (tool results shortened to 2,000 characters by default). */
   transcript?: RenderTranscriptOptions;
   /**
-   * Check that identifiers (paths, URLs, numbers) from the user's messages survive into the
-   * summary; a summary that keeps fewer than half of them is retried once (the better of the two is
-   * kept).
+   * Check that identifiers (paths, URLs, ids, numbers) from the user's messages survive into the
+   * summary; those it left out are appended to it on one line (`Identifiers the user gave: …`),
+   * within the bound (the summary's middle is shortened to make room when it must). No second
+   * call is made for them.
    * @default true
    */
   auditIdentifiers?: boolean;
+  /**
+   * The user's words in the span, by conversation number: a `Standing instructions:` list at the
+   * end of the summary (see the default prompt) is checked against them, and only quotes found
+   * verbatim are returned as `standingInstructions` (the list is removed from the summary).
+   * @default the user messages of `messages`, numbered from 0
+   */
+  userTexts?: readonly { number: number; text: string }[];
   /**
    * Receives durable facts for long-term memory: those a summarizer returns as `memories`, and
    * lines starting with `MEMORY: ` in a text summary (the prompt asks for them when this is set).
@@ -81,12 +92,16 @@ export interface SummarizeResult {
   memories: string[];
   /** What `onMemory` threw, if it did. */
   memoryError?: unknown;
+  /** Standing instructions the summarizer quoted that are found verbatim in the user's words. */
+  standingInstructions: PinnedQuote[];
 }
 
 /** The seeds' bound on a summary, in tokens (SUMMARY_MAX_TOKENS). */
 export const SUMMARY_MAX_TOKENS = 2_048;
-const MIN_AUDITED_IDENTIFIERS = 3;
-const MIN_IDENTIFIER_COVERAGE = 0.5;
+/** The line that carries the identifiers a summary left out. */
+export const IDENTIFIERS_LINE_PREFIX = 'Identifiers the user gave:';
+/** The most of the bound the identifiers line may take. */
+const IDENTIFIERS_SHARE = 0.25;
 const MEMORY_LINE = /^\s*MEMORY:\s*(.+)$/gm;
 
 /**
@@ -111,6 +126,7 @@ export async function summarize({
   estimator = defaultEstimator(),
   abortSignal,
   conversationId,
+  userTexts = userTextsOf(messages),
 }: SummarizeOptions): Promise<SummarizeResult> {
   if (typeof summarizer !== 'function') {
     throw new InvalidConfigError({ option: 'summarizer', value: summarizer, message: 'must be a function' });
@@ -146,7 +162,6 @@ export async function summarize({
     maxInputTokens - estimator.countText(system) - Math.max(maxSummaryTokens, estimateOf(previousSummary)),
   );
   const chunks = chunkTranscript(rendered, chunkBudget, estimator);
-  const identifiers = auditIdentifiers ? userIdentifiers(messages) : [];
 
   let running = previousSummary;
   let calls = 0;
@@ -174,7 +189,6 @@ export async function summarize({
             abortSignal: deadline.signal,
             conversationId,
           }),
-        identifiers: identifiers.filter((identifier) => transcript.includes(identifier)),
         callerSignal: abortSignal,
         signal: deadline.signal,
         fitBound: (summary) => fitSummaryToBound(summary, maxSummaryTokens, estimator),
@@ -187,6 +201,11 @@ export async function summarize({
     deadline.dispose();
   }
 
+  const split = splitStandingInstructions(running ?? '');
+  const standingInstructions = acceptStandingInstructions(split.quotes, userTexts);
+  let summary = split.summary.trim() === '' ? (running ?? '') : split.summary;
+  if (auditIdentifiers) summary = withIdentifiers(summary, userTexts, maxSummaryTokens, estimator);
+
   let memoryError: unknown;
   if (onMemory && memories.length > 0) {
     try {
@@ -195,7 +214,7 @@ export async function summarize({
       memoryError = error;
     }
   }
-  return { summary: running ?? '', calls, chunks: chunks.length, memories, memoryError };
+  return { summary, calls, chunks: chunks.length, memories, memoryError, standingInstructions };
 
   function estimateOf(text: string | undefined): number {
     return text ? estimator.countText(text) : 0;
@@ -215,10 +234,15 @@ const SUMMARY_OVERSHOOT_LIMIT = 2;
  * {@link SUMMARY_OVERSHOOT_LIMIT} times the bound), its middle cut (head and tail kept, on line
  * boundaries, with the truncation marker) until it fits; far over, an error.
  */
-function fitSummaryToBound(summary: string, maxTokens: number, estimator: Estimator): string | Error {
+function fitSummaryToBound(
+  summary: string,
+  maxTokens: number,
+  estimator: Estimator,
+  overshootLimit = SUMMARY_OVERSHOOT_LIMIT,
+): string | Error {
   let tokens = estimator.countText(summary);
   if (tokens <= maxTokens) return summary;
-  if (tokens > maxTokens * SUMMARY_OVERSHOOT_LIMIT) {
+  if (tokens > maxTokens * overshootLimit) {
     return new Error(
       `The summary is about ${tokens} tokens, over ${SUMMARY_OVERSHOOT_LIMIT}× its bound of ${maxTokens}.`,
     );
@@ -283,25 +307,24 @@ interface ChunkOutcome {
 }
 
 /**
- * One chunk: at most two calls (the retry); blank output or a summary far over its bound is a
- * failure, one a little over is shortened to it (`fitBound`); identifiers audited. A call still running when `signal` aborts is abandoned: the caller's abort is
- * rethrown at once; the deadline counts as a failed attempt, and no retry starts after it.
+ * One chunk: at most two calls (the retry, only after a failure); blank output or a summary far
+ * over its bound is a failure, one a little over is shortened to it (`fitBound`). A call still
+ * running when `signal` aborts is abandoned: the caller's abort is rethrown at once; the deadline
+ * counts as a failed attempt, and no retry starts after it.
  */
 async function summarizeChunk({
   call,
-  identifiers,
   callerSignal,
   signal,
   fitBound,
 }: {
   call: () => ReturnType<Summarizer>;
-  identifiers: readonly string[];
   callerSignal: AbortSignal | undefined;
   signal: AbortSignal;
   fitBound: (summary: string) => string | Error;
 }): Promise<ChunkOutcome> {
   const errors: unknown[] = [];
-  let best: { summary: string; memories: string[]; coverage: number } | undefined;
+  let best: { summary: string; memories: string[] } | undefined;
   let calls = 0;
   for (let attempt = 1; attempt <= 2; attempt++) {
     callerSignal?.throwIfAborted();
@@ -328,11 +351,8 @@ async function summarizeChunk({
       errors.push(fitted);
       continue;
     }
-    summary = fitted;
-    const coverage =
-      identifiers.length >= MIN_AUDITED_IDENTIFIERS ? identifierCoverage(identifiers, summary) : 1;
-    if (best === undefined || coverage > best.coverage) best = { summary, memories, coverage };
-    if (coverage >= MIN_IDENTIFIER_COVERAGE) break;
+    best = { summary: fitted, memories };
+    break;
   }
   if (best === undefined) throw new SummarizationError({ attempts: calls, errors });
   return { summary: best.summary, memories: best.memories, calls };
@@ -348,14 +368,43 @@ function readOutput(output: string | SummarizerOutput): { summary: string; memor
   return { summary: output.summary.trim(), memories: [...(output.memories ?? [])] };
 }
 
-function userIdentifiers(messages: readonly Message[]): string[] {
-  const text = messages
-    .filter((message) => message.role === 'user')
-    .map((message) =>
-      typeof message.content === 'string'
-        ? message.content
-        : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'),
-    )
-    .join('\n');
-  return extractIdentifiers(text, { limit: 50 });
+function userTextsOf(messages: readonly Message[]): { number: number; text: string }[] {
+  const texts: { number: number; text: string }[] = [];
+  let number = 0;
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    const own = number++;
+    if (message.role !== 'user') continue;
+    const text = messageText(message);
+    if (text.trim() !== '') texts.push({ number: own, text });
+  }
+  return texts;
+}
+
+/**
+ * `summary` with the identifiers of the user's words it left out appended on one line, the whole
+ * within `maxTokens`: the line takes at most a quarter of the bound (the latest identifiers
+ * first), and the summary's middle is shortened to make room when it must.
+ */
+function withIdentifiers(
+  summary: string,
+  userTexts: readonly { number: number; text: string }[],
+  maxTokens: number,
+  estimator: Estimator,
+): string {
+  const identifiers = extractIdentifiers(userTexts.map((entry) => entry.text).join('\n'), { limit: 200 });
+  const missing = identifiers.filter((identifier) => !summary.includes(identifier)).reverse();
+  if (missing.length === 0) return summary;
+  const lineBudget = Math.floor(maxTokens * IDENTIFIERS_SHARE);
+  const taken: string[] = [];
+  for (const identifier of missing) {
+    const line = `${IDENTIFIERS_LINE_PREFIX} ${[...taken, identifier].reverse().join(', ')}`;
+    if (estimator.countText(line) > lineBudget) break;
+    taken.push(identifier);
+  }
+  if (taken.length === 0) return summary;
+  const line = `${IDENTIFIERS_LINE_PREFIX} ${taken.reverse().join(', ')}`;
+  const room = maxTokens - estimator.countText(line) - 2;
+  const body = fitSummaryToBound(summary, Math.max(1, room), estimator, Number.POSITIVE_INFINITY);
+  return typeof body === 'string' ? `${body}\n\n${line}` : summary;
 }

@@ -1,6 +1,6 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Estimator } from '../estimate/estimator';
-import type { Message } from '../message/message';
+import type { Message, ToolResultPart } from '../message/message';
 import type { RecallMarks } from '../recall/recall-marks';
 import { isCharacterLimit } from './is-character-limit';
 import { limitToolResultText } from './limit-tool-result-text';
@@ -47,6 +47,11 @@ export interface ReduceToolResultsOptions {
    * @default undefined (markers without references)
    */
   marks?: RecallMarks;
+  /**
+   * Only results it accepts are reduced (e.g. to leave a page the model read back whole).
+   * @default every result
+   */
+  only?: (result: ToolResultPart) => boolean;
 }
 
 /** What {@link reduceToolResults} returns. */
@@ -81,6 +86,7 @@ export function reduceToolResults(
     headRatio = 0.5,
     before = Number.POSITIVE_INFINITY,
     marks,
+    only,
   }: ReduceToolResultsOptions,
 ): ReduceToolResultsResult {
   if (
@@ -132,7 +138,7 @@ export function reduceToolResults(
     if (!Array.isArray(content)) continue;
     for (let partIndex = 0; partIndex < content.length && tokenCount > targetTokens; partIndex++) {
       const part = content[partIndex];
-      if (part?.type !== 'tool-result') continue;
+      if (part?.type !== 'tool-result' || (only !== undefined && !only(part))) continue;
       const charsBefore = toolResultTextLength(part);
       if (charsBefore <= minChars) continue;
       const reduced = limitToolResultText(part, keepChars, (text, chars, textIndex) => {

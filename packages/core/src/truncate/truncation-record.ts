@@ -10,15 +10,17 @@ export interface TruncationRecord {
    * - `'duplicate'`: a result was replaced by a note because a later result of the same tool is identical;
    * - `'near-duplicate'`: a result was replaced by a note holding only its line diff against an
    *   earlier, very similar result of the same tool;
-   * - `'collapsed'`: `messageCount` short messages from `messageIndex` on became one user message.
+   * - `'collapsed'`: `messageCount` short messages from `messageIndex` on became one user message;
+   * - `'folded'`: the tool steps of a finished turn (`messageCount` messages from `messageIndex` on)
+   *   became one line per call at the head of one assistant message holding all its text.
    */
-  kind: 'tool-result' | 'image' | 'superseded' | 'duplicate' | 'near-duplicate' | 'collapsed';
+  kind: 'tool-result' | 'image' | 'superseded' | 'duplicate' | 'near-duplicate' | 'collapsed' | 'folded';
   /**
    * Index of the changed message in the input list (the output has the same indexes, except after a
    * `collapsed` record, which folds several messages into one).
    */
   messageIndex: number;
-  /** For `collapsed`: how many input messages, from `messageIndex` on, the one message stands in for. */
+  /** For `collapsed` and `folded`: how many input messages, from `messageIndex` on, the one message stands in for. */
   messageCount?: number;
   /** The tool whose result was changed, or that returned the image; absent for images outside results. */
   toolName?: string;

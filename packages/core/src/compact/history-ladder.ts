@@ -1,0 +1,299 @@
+import type { Message, ToolCallPart, ToolResultPart } from '../message/message';
+import { toolCallsOf } from '../message/message-parts';
+import { safeBoundaries } from '../split/safe-boundaries';
+import { clusterResultsWhere } from '../structure/cluster-tool-results';
+import { collapsedRecord, collapseSpan, collapsibleSpans, exchangeRuns } from '../structure/collapse-exchanges';
+import { foldToolSteps } from '../structure/fold-tool-steps';
+import type { ResolvedStructureOptions } from '../structure/structure-options';
+import { supersedeToolResults } from '../truncate/supersede-tool-results';
+import type { TruncationRecord } from '../truncate/truncation-record';
+import type { CompactionAction } from './compaction-action';
+import { isUserTurn } from './current-turn';
+import { type FormedMessage, type FormSettings, formMessage, type MessageForm } from './history-forms';
+
+/** Settings of {@link historyLadder}. */
+export interface LadderSettings extends Omit<FormSettings, 'callOf'> {
+  /** Raw tokens one clearing step (previews, then stubs) frees at least: the prefix changes rarely. */
+  readonly clearBatchTokens: number;
+  /** Raw tokens one folding step frees at least. */
+  readonly foldBatchTokens: number;
+  /** The structural stages: supersede and cluster where results are reduced, collapse where turns fold. */
+  readonly structure: ResolvedStructureOptions;
+  /** The reference of history messages `start`..`end` (exclusive), for collapsed exchanges. */
+  readonly spanRef: (start: number, end: number) => string | undefined;
+}
+
+/**
+ * How far the history is reduced, as history indexes (each the start of a turn, or the end):
+ * turns before `foldTo` have their tool steps folded into one line each; tool results before
+ * `stubTo` are stubs; those before `previewTo` previews; the rest is verbatim.
+ */
+export interface HistoryLevel {
+  readonly previewTo: number;
+  readonly stubTo: number;
+  readonly foldTo: number;
+}
+
+/** The history at one level. */
+export interface RenderedHistory {
+  readonly level: HistoryLevel;
+  readonly messages: Message[];
+  /** Raw tokens of `messages`. */
+  readonly tokens: number;
+  /** `messageIndex` is the history index (a `folded` or `collapsed` record spans `messageCount`). */
+  readonly records: TruncationRecord[];
+  /** Raw tokens each action took off the history. */
+  readonly savings: Partial<Record<CompactionAction, number>>;
+}
+
+/** The reductions of a history, in the order they are taken, and what each level costs. */
+export interface HistoryLadder {
+  /** Levels from none to the most, each reducing at least as much as the one before. */
+  readonly levels: readonly HistoryLevel[];
+  /** How many of `levels` (from the first) only clear tool output (the rest also fold turns). */
+  readonly clearLevelCount: number;
+  /** History indexes where a turn starts (0 first): where the history may be cut. */
+  readonly turnStarts: readonly number[];
+  /** Raw tokens of history messages `from`..`to` with their tool results stubbed. */
+  stubTokens(from: number, to: number): number;
+  /** Raw tokens of history messages from `from` (a turn start) on, every turn folded. */
+  foldedTokensFrom(from: number): number;
+  /** History messages `from`..`to` with their tool results stubbed (what a summarizer reads). */
+  stubMessages(from: number, to: number): Message[];
+  /** Raw tokens of the history at `level`, structural stages not counted (they only save more). */
+  estimate(level: HistoryLevel): number;
+  render(level: HistoryLevel): RenderedHistory;
+  /**
+   * The least-reduced level whose history fits `room` raw tokens (with the structural stages, one
+   * level lower when that fits), or the most reduced one with `fits: false`.
+   */
+  fit(room: number, options?: { through?: 'clear' | 'fold' }): RenderedHistory & { fits: boolean };
+}
+
+const NO_LEVEL: HistoryLevel = { previewTo: 0, stubTo: 0, foldTo: 0 };
+
+/**
+ * The ladder of reductions that need no model, over the history (everything before the current
+ * turn), oldest first and in batches: first tool results (a batch at a time becomes previews, the
+ * batch before it stubs), then finished turns fold their tool steps. Batch ends are turn starts
+ * where what the steps free adds up to another `clearBatchTokens` (or `foldBatchTokens`), counted
+ * from the start of the history: they depend on the old messages alone, so they stay where they
+ * are as the conversation grows, and the request's prefix changes only when a level is passed.
+ */
+export function historyLadder(history: readonly Message[], settings: LadderSettings): HistoryLadder {
+  const { estimator } = settings;
+  const end = history.length;
+  const calls = new Map<string, ToolCallPart>();
+  for (const message of history) for (const call of toolCallsOf(message)) calls.set(call.toolCallId, call);
+  const formSettings: FormSettings = { ...settings, callOf: (id) => calls.get(id) };
+  const safe = safeBoundaries(history);
+  const turnStarts = [0];
+  for (let index = 1; index < end; index++) {
+    if (safe[index] && isUserTurn(history[index]!)) turnStarts.push(index);
+  }
+  const forms = new Map<string, FormedMessage>();
+  const formOf = (index: number, form: MessageForm, message = history[index]!): FormedMessage => {
+    if (message !== history[index]) return formMessage(message, index, form, formSettings);
+    const key = `${form}:${index}`;
+    let formed = forms.get(key);
+    if (formed === undefined) {
+      formed = formMessage(message, index, form, formSettings);
+      forms.set(key, formed);
+    }
+    return formed;
+  };
+  const prefix = (form: MessageForm) => {
+    const sums = [0];
+    for (let index = 0; index < end; index++) sums.push(sums[index]! + formOf(index, form).tokens);
+    return sums;
+  };
+  const sums = { verbatim: prefix('verbatim'), preview: [] as number[], stub: prefix('stub') };
+  const range = (form: MessageForm, from: number, to: number) => {
+    if (form === 'preview' && sums.preview.length === 0) sums.preview = prefix('preview');
+    return sums[form][to]! - sums[form][from]!;
+  };
+
+  const turnEnd = (turn: number) => turnStarts[turn + 1] ?? end;
+  const clearBounds = batchEnds(
+    turnStarts.map((start, turn) => range('verbatim', start, turnEnd(turn)) - range('stub', start, turnEnd(turn))),
+    turnEnd,
+    settings.clearBatchTokens,
+  );
+  const levels: HistoryLevel[] = [NO_LEVEL];
+  clearBounds.forEach((bound, index) => {
+    levels.push({ previewTo: bound, stubTo: index === 0 ? 0 : clearBounds[index - 1]!, foldTo: 0 });
+  });
+  if (end > 0) levels.push({ previewTo: end, stubTo: end, foldTo: 0 });
+
+  const originals = new Map<string, ToolResultPart>();
+  for (const message of history) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content) if (part?.type === 'tool-result') originals.set(part.toolCallId, part);
+  }
+  const refOf = (result: ToolResultPart) =>
+    settings.marks?.toolResult(originals.get(result.toolCallId) ?? result, 0);
+  const folded = new Map<number, { messages: Message[]; tokens: number }>();
+  const foldOf = (turn: number) => {
+    let known = folded.get(turn);
+    if (known === undefined) {
+      const from = turnStarts[turn]!;
+      const stubs = history.slice(from, turnEnd(turn)).map((_, offset) => formOf(from + offset, 'stub').message);
+      const messages = foldToolSteps(stubs, { refOf }).messages;
+      known = { messages, tokens: estimator.countMessages(messages) };
+      folded.set(turn, known);
+    }
+    return known;
+  };
+  const turnIndex = new Map(turnStarts.map((start, index) => [start, index]));
+  let foldSums: number[] | undefined;
+  const foldTokens = (to: number) => {
+    if (to === 0) return 0;
+    if (foldSums === undefined) {
+      foldSums = [0];
+      turnStarts.forEach((_, turn) => foldSums!.push(foldSums![turn]! + foldOf(turn).tokens));
+    }
+    return foldSums[turnIndex.get(to) ?? turnStarts.length]!;
+  };
+  if (end > 0 && settings.foldBatchTokens < Number.POSITIVE_INFINITY) {
+    const foldBounds = batchEnds(
+      turnStarts.map((start, turn) => range('stub', start, turnEnd(turn)) - foldOf(turn).tokens),
+      turnEnd,
+      settings.foldBatchTokens,
+    );
+    for (const bound of foldBounds) levels.push({ previewTo: end, stubTo: end, foldTo: bound });
+  }
+
+  const estimate = (level: HistoryLevel) =>
+    foldTokens(level.foldTo) +
+    range('stub', level.foldTo, level.stubTo) +
+    range('preview', level.stubTo, level.previewTo) +
+    range('verbatim', level.previewTo, end);
+
+  const render = (level: HistoryLevel): RenderedHistory => {
+    if (level.previewTo === 0) {
+      return { level, messages: history.slice(), tokens: sums.verbatim[end]!, records: [], savings: {} };
+    }
+    const records: TruncationRecord[] = [];
+    const savings: Partial<Record<CompactionAction, number>> = {};
+    const save = (action: CompactionAction, tokens: number) => {
+      if (tokens !== 0) savings[action] = (savings[action] ?? 0) + tokens;
+    };
+    // Structure first, where results are reduced: stale and duplicate results become notes (only
+    // calls before `previewTo` count, so the prefix depends on itself alone), near-duplicates in the
+    // preview zone their line diff.
+    let reduced = history.slice(0, level.previewTo);
+    const { supersede, cluster, collapse } = settings.structure;
+    const replaced = new Set<string>();
+    const structural = (action: CompactionAction, result: { messages: Message[]; records: TruncationRecord[] }) => {
+      result.messages.forEach((message, index) => {
+        if (message !== reduced[index] && index >= level.foldTo) {
+          save(action, estimator.countMessage(reduced[index]!) - estimator.countMessage(message));
+        }
+      });
+      records.push(...result.records.filter((record) => record.messageIndex >= level.foldTo));
+      reduced = result.messages;
+    };
+    if (supersede !== false) {
+      const result = supersedeToolResults(reduced, { ...supersede, before: level.previewTo, ...marksOf(settings) });
+      for (const record of result.records) if (record.toolCallId !== undefined) replaced.add(record.toolCallId);
+      structural('supersede-tool-results', result);
+    }
+    if (cluster !== false && level.stubTo < level.previewTo) {
+      const intact = (result: ToolResultPart, index: number) => index >= level.stubTo && !replaced.has(result.toolCallId);
+      structural('cluster-tool-results', clusterResultsWhere(reduced, { ...cluster, before: level.previewTo }, intact));
+    }
+    const messages: Message[] = [];
+    // Folded turns (collapse first: runs of short exchanges become one quoting message).
+    const spans =
+      collapse === false || level.foldTo === 0
+        ? []
+        : collapsibleSpans(history, exchangeRuns(history, collapse.maxChars), level.foldTo, collapse.minExchanges);
+    let position = 0;
+    for (const span of spans) {
+      for (let turn = turnIndex.get(position); position < span.start; turn = turnIndex.get(position)) {
+        position = pushFolded(turn, position, span.start);
+      }
+      const message = collapseSpan(history, span, collapse === false ? 0 : collapse.assistantChars, settings.spanRef(span.start, span.end));
+      messages.push(message);
+      records.push(collapsedRecord(history, span, message));
+      save('collapse-exchanges', estimator.countMessages(history.slice(span.start, span.end)) - estimator.countMessage(message));
+      position = span.end;
+    }
+    while (position < level.foldTo) position = pushFolded(turnIndex.get(position), position, level.foldTo);
+    function pushFolded(turn: number | undefined, from: number, limit: number): number {
+      const to = Math.min(limit, turn === undefined ? from + 1 : (turnStarts[turn + 1] ?? end));
+      if (turn === undefined || to < (turnStarts[turn + 1] ?? end)) {
+        // Not a whole turn (a collapsed span ends inside it): its messages as stubs.
+        for (let index = from; index < to; index++) pushFormed(index, 'stub');
+        return to;
+      }
+      const fold = foldOf(turn);
+      messages.push(...fold.messages);
+      save('fold-tool-steps', range('verbatim', from, to) - fold.tokens);
+      records.push({ kind: 'folded', messageIndex: from, messageCount: to - from, charsBefore: 0, charsAfter: 0 });
+      return to;
+    }
+    function pushFormed(index: number, form: MessageForm) {
+      const formed = formOf(index, form, reduced[index] ?? history[index]!);
+      messages.push(formed.message);
+      for (const [action, tokens] of Object.entries(formed.savings)) save(action as CompactionAction, tokens);
+      for (const record of formed.records) records.push({ ...record, messageIndex: index });
+    }
+    for (let index = position; index < level.stubTo; index++) pushFormed(index, 'stub');
+    for (let index = Math.max(position, level.stubTo); index < level.previewTo; index++) pushFormed(index, 'preview');
+    for (let index = Math.max(position, level.previewTo); index < end; index++) messages.push(history[index]!);
+    return { level, messages, tokens: estimator.countMessages(messages), records, savings };
+  };
+
+  const clearLevelCount = end > 0 ? clearBounds.length + 2 : 1;
+  return {
+    levels,
+    clearLevelCount,
+    turnStarts,
+    stubTokens: (from, to) => range('stub', from, to),
+    foldedTokensFrom: (from) => foldTokens(end) - foldTokens(from),
+    stubMessages: (from, to) => history.slice(from, to).map((_, offset) => formOf(from + offset, 'stub').message),
+    estimate,
+    render,
+    fit(room, { through = 'fold' } = {}) {
+      const last = through === 'clear' ? clearLevelCount : levels.length;
+      let index = levels.slice(0, last).findIndex((level) => estimate(level) <= room);
+      if (index === -1) index = last - 1;
+      let best = render(levels[index]!);
+      // The structural stages save more than the estimate counts: a level lower may fit already.
+      const structured = settings.structure.supersede !== false || settings.structure.cluster !== false;
+      for (let lower = index - 1; structured && lower >= 1 && best.tokens <= room; lower--) {
+        const candidate = render(levels[lower]!);
+        if (candidate.tokens > room) break;
+        best = candidate;
+      }
+      // References and notes can make a rendering a little larger than its estimate.
+      for (let higher = levels.indexOf(best.level) + 1; best.tokens > room && higher < last; higher++) {
+        best = render(levels[higher]!);
+      }
+      return { ...best, fits: best.tokens <= room };
+    },
+  };
+}
+
+function marksOf(settings: LadderSettings) {
+  return settings.marks === undefined ? {} : { marks: settings.marks };
+}
+
+/**
+ * Batch ends: the end of the turn at which what the turns since the last end save adds up to
+ * `batch`, and finally the end of the last turn when it saves anything (the last batch may be
+ * smaller). Each end depends on the turns before it alone.
+ */
+function batchEnds(savings: readonly number[], turnEnd: (turn: number) => number, batch: number): number[] {
+  const ends: number[] = [];
+  let saved = 0;
+  savings.forEach((value, turn) => {
+    saved += value;
+    if (saved >= batch || (turn === savings.length - 1 && saved > 0)) {
+      ends.push(turnEnd(turn));
+      saved = 0;
+    }
+  });
+  return ends;
+}

@@ -1,0 +1,190 @@
+import type { Message } from '../message/message';
+import type { PinnedRule } from '../pin/collect-pinned-rules';
+import { type PinnedBlock, pinnedBlock } from '../pin/pinned-block';
+import { RECALL_ANNOUNCEMENT } from '../recall/recall-announcement';
+import type { RecallMarks } from '../recall/recall-marks';
+import { refAnnotation } from '../recall/recall-ref';
+import type { TruncationRecord } from '../truncate/truncation-record';
+import type { CompactionAction } from './compaction-action';
+import { assembleRequest, type ConversationLayout, type SummaryPlacement } from './compaction-layout';
+import { currentTurnStart } from './current-turn';
+import { type UserWordsBlock, userWordsBlock } from './user-words-block';
+
+/** What every draft of one request shares. */
+export interface DraftSettings {
+  readonly placement: SummaryPlacement;
+  readonly marks: RecallMarks | undefined;
+  /** Whether the read-back line goes into the request (the model has the tool). */
+  readonly announce: boolean;
+  /** The conversation's standing rules (detected and named by summaries); `undefined` when pinning is off. */
+  readonly rules: (() => readonly PinnedRule[]) | undefined;
+  /** The bound on the pinned block, in tokens. */
+  readonly pinnedMaxTokens: number;
+  /** The bound on each block of the user's own words, in tokens. */
+  readonly userWordsMaxTokens: number;
+  readonly blobMinChars: number;
+  readonly blobKeepChars: number;
+  readonly countText: (text: string) => number;
+}
+
+/** The parts of a draft that stages replace. */
+export interface DraftParts {
+  /** The summaries of the covered prefix (from the state), already within their bound. */
+  readonly summaries: readonly string[];
+  /** History messages (from the start of `originalHistory`) taken out of this request only. */
+  readonly dropped: number;
+  /** What the note says of the dropped messages (a digest made without a model). */
+  readonly digest: string | undefined;
+  /** Whether the note carries the digest and the user's words (`false`: the marker and reference alone). */
+  readonly noteDetail: boolean;
+  /** Whether the summary carries the user's own words of the covered span. */
+  readonly userWords: boolean;
+  /** The bound on each block of the user's own words (stages lower it as a last resort). */
+  readonly userWordsMaxTokens: number;
+  /** The history after `dropped`, as the stages reduced it. */
+  readonly history: readonly Message[];
+  /** What the reductions of `history` did (`messageIndex` into `originalHistory`). */
+  readonly historyRecords: readonly TruncationRecord[];
+  /** Raw tokens each reduction of `history` took off it. */
+  readonly historySavings: Partial<Record<CompactionAction, number>>;
+  readonly turn: readonly Message[];
+  /** What shrinking the current turn did (`messageIndex` into the turn). */
+  readonly turnRecords: readonly TruncationRecord[];
+  /** Whether the pinned block may go in. */
+  readonly pinnedBlock: boolean;
+}
+
+/** A request in the making: the covered prefix, the history and the current turn, each replaceable. */
+export interface RequestDraft extends DraftParts {
+  readonly layout: ConversationLayout;
+  /** Conversation messages the state's summaries stand for. */
+  readonly coveredCount: number;
+  readonly originalHistory: readonly Message[];
+  readonly originalTurn: readonly Message[];
+  /** Conversation (non-system) messages out of the request: covered plus dropped. */
+  outOfView(): number;
+  with(parts: Partial<DraftParts>): RequestDraft;
+  assemble(parts?: Partial<DraftParts>): Message[];
+  /** The pinned block this draft carries, if any. */
+  pinned(): PinnedBlock | undefined;
+}
+
+/** Conversation (non-system) messages in a list. */
+export function conversationCount(messages: readonly Message[]): number {
+  let count = 0;
+  for (const message of messages) if (message.role !== 'system') count++;
+  return count;
+}
+
+/** The first draft of a request: the layout around the covered prefix, nothing reduced yet. */
+export function createDraft(
+  layout: ConversationLayout,
+  { coveredCount, summaries }: { coveredCount: number; summaries: readonly string[] },
+  settings: DraftSettings,
+): RequestDraft {
+  const turnStart = currentTurnStart(layout.rest);
+  const originalHistory = layout.rest.slice(0, turnStart);
+  const originalTurn = layout.rest.slice(turnStart);
+  const blocks = new Map<string, UserWordsBlock>();
+  const wordsOf = (from: number, messages: readonly Message[], maxTokens: number) => {
+    const key = `${from}:${messages.length}:${maxTokens}`;
+    let block = blocks.get(key);
+    if (block === undefined) {
+      block = userWordsBlock(messages, {
+        firstNumber: from,
+        maxTokens,
+        countText: settings.countText,
+        blobMinChars: settings.blobMinChars,
+        blobKeepChars: settings.blobKeepChars,
+      });
+      blocks.set(key, block);
+    }
+    return block;
+  };
+  const pinnedBlocks = new Map<string, PinnedBlock | undefined>();
+  let spanRef: string | undefined | null = null;
+
+  const make = (parts: DraftParts): RequestDraft => {
+    const droppedMessages = originalHistory.slice(0, parts.dropped);
+    const droppedCount = conversationCount(droppedMessages);
+    const outOfView = () => coveredCount + droppedCount;
+    const coveredWords = (current: DraftParts) =>
+      current.userWords && current.summaries.length > 0
+        ? wordsOf(0, layout.covered, current.userWordsMaxTokens)
+        : undefined;
+    const droppedWords = (current: DraftParts) =>
+      current.noteDetail && current.dropped > 0
+        ? wordsOf(coveredCount, droppedMessages, current.userWordsMaxTokens)
+        : undefined;
+    const pinnedOf = (current: DraftParts) => {
+      if (!current.pinnedBlock || settings.rules === undefined) return undefined;
+      const quoted = new Set([...(coveredWords(current)?.quoted ?? []), ...(droppedWords(current)?.quoted ?? [])]);
+      const carried = settings.rules().filter((rule) => rule.messageNumber < outOfView() && !quoted.has(rule.messageNumber));
+      if (carried.length === 0) return undefined;
+      const key = carried.map((rule) => `${rule.messageNumber}:${rule.text.length}`).join(',');
+      if (!pinnedBlocks.has(key)) {
+        pinnedBlocks.set(key, pinnedBlock(carried, { maxTokens: settings.pinnedMaxTokens, countText: settings.countText }));
+      }
+      return pinnedBlocks.get(key);
+    };
+    const noteOf = (current: DraftParts): string | undefined => {
+      // Without the summary, the note stands for the covered messages too: nothing leaves silently.
+      const from = current.summaries.length > 0 ? coveredCount : 0;
+      const count = coveredCount + droppedCount - from;
+      if (count <= 0) return undefined;
+      const ref = settings.marks?.span(from, from + count);
+      const marker =
+        `[System: ${count} older message${count === 1 ? ' was' : 's were'} truncated due to context limits]` +
+        (ref === undefined ? '' : ` ${refAnnotation(ref)}`);
+      if (droppedCount === 0) return marker;
+      if (!current.noteDetail) return marker;
+      const words = droppedWords(current)?.text;
+      return [marker, current.digest === undefined ? undefined : `A brief digest of what they held:\n${current.digest}`, words]
+        .filter((block) => block !== undefined)
+        .join('\n\n');
+    };
+    return {
+      ...parts,
+      layout,
+      coveredCount,
+      originalHistory,
+      originalTurn,
+      outOfView,
+      with: (overrides) => make({ ...parts, ...overrides }),
+      pinned: () => pinnedOf(parts),
+      assemble(overrides = {}) {
+        const current = overrides === undefined ? parts : { ...parts, ...overrides };
+        if (current.summaries.length > 0 && coveredCount > 0 && spanRef === null) {
+          spanRef = settings.marks?.span(0, coveredCount);
+        }
+        return assembleRequest({
+          layout,
+          summaries: current.summaries,
+          placement: settings.placement,
+          note: noteOf(current),
+          rest: [...current.history, ...current.turn],
+          extras: {
+            span: current.summaries.length > 0 && typeof spanRef === 'string' ? { ref: spanRef, coveredCount } : undefined,
+            userWords: coveredWords(current)?.text,
+            pinned: pinnedOf(current)?.text,
+            announcement: settings.announce ? RECALL_ANNOUNCEMENT : undefined,
+          },
+        });
+      },
+    };
+  };
+  return make({
+    summaries,
+    dropped: 0,
+    digest: undefined,
+    noteDetail: true,
+    userWords: true,
+    userWordsMaxTokens: settings.userWordsMaxTokens,
+    history: originalHistory,
+    historyRecords: [],
+    historySavings: {},
+    turn: originalTurn,
+    turnRecords: [],
+    pinnedBlock: true,
+  });
+}

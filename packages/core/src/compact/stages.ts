@@ -1,0 +1,32 @@
+import type { Stage } from './stage';
+import { clearOldToolOutput } from './stages/clear-old-tool-output';
+import { condenseUserWords } from './stages/condense-user-words';
+import { dropOldHistory } from './stages/drop-old-history';
+import { foldOldToolSteps } from './stages/fold-old-tool-steps';
+import { shrinkCurrentTurnStage } from './stages/shrink-current-turn-stage';
+import { shrinkOversizedTurn } from './stages/shrink-oversized-turn';
+import { summarizeOldDialogue } from './stages/summarize-old-dialogue';
+
+/**
+ * The reductions of a request over its target, in order; the orchestrator (`runCompaction`) runs
+ * them until the request fits. Tool output goes first and the dialogue last, the user's words last
+ * of all (DESIGN §8):
+ *
+ * 1. clear old tool output: previews, then stubs, a batch at a time, oldest first (structural
+ *    notes where results are stale or duplicated; images to placeholders; pasted blobs shortened);
+ * 2. fold old tool steps: a finished turn's calls and results become one line each;
+ * 3. the current turn alone too large: shrink inside it first (no summary could make room);
+ * 4. summarize old dialogue (the user's words of the span kept verbatim beside the summary);
+ * 5. drop old history from this request, with a note (when no summary could be made);
+ * 6. condense the oldest user words;
+ * 7. shrink the current turn (then the summary and pinned block give way to a note).
+ */
+export const STAGES: readonly Stage[] = [
+  clearOldToolOutput,
+  foldOldToolSteps,
+  shrinkOversizedTurn,
+  summarizeOldDialogue,
+  dropOldHistory,
+  condenseUserWords,
+  shrinkCurrentTurnStage,
+];

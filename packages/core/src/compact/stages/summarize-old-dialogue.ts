@@ -1,0 +1,119 @@
+import { SummarizationError } from '../../errors/summarization-error';
+import type { Message } from '../../message/message';
+import { messageText } from '../../message/message-parts';
+import { isUserTurn } from '../current-turn';
+import { olderBoundary } from '../older-boundary';
+import { conversationCount, type RequestDraft } from '../request-draft';
+import type { Stage, StageContext } from '../stage';
+import { summarizeSpan } from '../summarize-span';
+import { fitHistory } from './fit-history';
+
+/**
+ * When the dialogue itself no longer fits (every old tool result a stub, old turns folded), the
+ * oldest part of it is summarized: the smallest span, from the start of the history to a turn
+ * start, after which the rest, tool results as stubs, fits well under the threshold (so a summary
+ * buys many turns). The summarizer reads the span with its tool results as stubs — the assistant's
+ * text and what the tools were — and the request keeps the user's own words of the span verbatim
+ * next to the summary (see `userWordsBlock`). Then the rest is fitted again from the new state.
+ */
+export const summarizeOldDialogue: Stage = {
+  name: 'summarize old dialogue',
+  async run(draft, context) {
+    if (!context.allowSummarize) return draft;
+    const end = summaryEnd(draft, context);
+    if (end <= 0 || conversationCount(draft.originalHistory.slice(0, end)) === 0) return draft;
+    const made = await summarizeHistory(draft, context, end);
+    if (made === undefined) return draft;
+    return fitHistory(context.draftFor(made), context, 'fold');
+  },
+};
+
+/**
+ * Where the summary ends in the draft's history: on a manual or overflow compaction, at least the
+ * history before the protected window (or before the groups an overflow retry keeps); otherwise
+ * the first turn start after which the rest, with its tool results as stubs, fits the reduction
+ * target with a full summary and the user's words beside it.
+ */
+export function summaryEnd(draft: RequestDraft, context: StageContext): number {
+  const ladder = context.ladderOf(draft.with({ dropped: 0 }));
+  const end = draft.originalHistory.length;
+  const least = context.mustCover(draft);
+  if (context.reason === 'manual') {
+    const protect = olderBoundary([...draft.originalHistory, ...draft.originalTurn], {
+      protectTokens: context.budget.protectTokens,
+      keepGroups: undefined,
+      estimator: context.estimator,
+    });
+    return Math.max(least, ladder.turnStarts.filter((start) => start <= protect).at(-1) ?? 0);
+  }
+  const fixed =
+    context.count(draft.with({ history: [], summaries: [], pinnedBlock: true })) +
+    context.budget.summaryMaxTokens +
+    draft.userWordsMaxTokens;
+  const target = context.targetTokens * (context.budget.reductionTargetTokens / context.budget.compactTokens);
+  for (const start of [...ladder.turnStarts, end]) {
+    if (start <= 0 || start < least) continue;
+    if (fixed + ladder.stubTokens(start, end) <= target) return start;
+  }
+  return end;
+}
+
+/** Summarizes history messages `0..end` of the draft; the new state, or `undefined` after a failure. */
+async function summarizeHistory(draft: RequestDraft, context: StageContext, end: number) {
+  const { options, estimator } = context;
+  const ladder = context.ladderOf(draft.with({ dropped: 0 }));
+  const span = draft.originalHistory.slice(0, end);
+  const input = ladder.stubMessages(0, end).filter((message) => message.role !== 'system');
+  const coveredCount = draft.coveredCount + conversationCount(span);
+  const calibrated = (raw: number) => estimator.calibrated(raw, options.model);
+  try {
+    const { state } = await summarizeSpan({
+      messages: context.messages,
+      state: context.state,
+      coveredCount,
+      input,
+      userTexts: userTextsOf(span, draft.coveredCount),
+      options,
+      contextWindow: context.budget.contextWindow,
+      reason: context.reason,
+      conversationId: context.conversationId,
+      summaryMaxTokens: context.budget.summaryMaxTokens,
+      timeoutMs:
+        context.reason === 'background' ? options.summaryTimeouts.background : options.summaryTimeouts.foreground,
+      abortSignal: context.abortSignal,
+      estimator,
+      tokensBefore: calibrated(context.count(draft)),
+      tokensAfter: (made) => calibrated(context.count(context.draftFor(made))),
+    });
+    context.state = state;
+    context.stateChanged = true;
+    context.act('summarize');
+    return state;
+  } catch (error) {
+    if (context.abortSignal?.aborted) throw context.abortSignal.reason ?? error;
+    if (context.reason === 'background' || context.reason === 'manual') throw error;
+    context.summaryFailed = true;
+    context.act('summarize-failed');
+    context.emit({
+      type: 'compaction-failed',
+      conversationId: context.conversationId,
+      reason: context.reason,
+      error: SummarizationError.isInstance(error) ? error : new SummarizationError({ attempts: 1, errors: [error] }),
+      fallback: 'drop-oldest',
+    });
+    return undefined;
+  }
+}
+
+/** The user's words of `messages`, by conversation number. */
+function userTextsOf(messages: readonly Message[], firstNumber: number): { number: number; text: string }[] {
+  const texts: { number: number; text: string }[] = [];
+  let number = firstNumber;
+  for (const message of messages) {
+    if (message.role === 'system') continue;
+    const own = number++;
+    if (!isUserTurn(message)) continue;
+    texts.push({ number: own, text: messageText(message) });
+  }
+  return texts;
+}
