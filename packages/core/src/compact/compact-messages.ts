@@ -2,6 +2,7 @@ import type { Message } from '../message/message';
 import type { CompactionState } from '../store/compaction-state';
 import type { CompactionAction } from './compaction-action';
 import { type CompactionOptions, resolveCompactionOptions } from './compaction-options';
+import type { ReductionLevel } from './reduction-level';
 import { runCompaction } from './run-compaction';
 
 /** Per-request options of {@link compactMessages}. */
@@ -51,6 +52,14 @@ export interface CompactRequestOptions {
    */
   originals?: readonly Message[];
   /**
+   * How far the previous request of this conversation reduced its history (its result's
+   * `reductionLevel`): this one reduces at least as far, so the prompt's prefix never goes back
+   * and forth between two levels. The compactor passes it; ignored when it belongs to another
+   * summary state.
+   * @default undefined (the least that fits)
+   */
+  reductionLevel?: ReductionLevel;
+  /**
    * Whether the model has the read-back tool (`spillway_recall`) in this request. When it does and
    * something was cut, one line tells it so (`RECALL_ANNOUNCEMENT`): with the summary, else with the
    * note of dropped messages, else after the first cut. Adapters set it from the request's tools.
@@ -98,6 +107,8 @@ export interface CompactMessagesResult {
    * turn shrunk as far as it goes): an overflow retry of it would send the same again.
    */
   minimal: boolean;
+  /** How far the no-model reductions reached (hand it back as `reductionLevel` next time). */
+  reductionLevel?: ReductionLevel;
 }
 
 /**

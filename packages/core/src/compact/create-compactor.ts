@@ -23,6 +23,7 @@ import { createDistributedFlight, type LeaseOptions } from './distributed-flight
 import { needsSummary } from './needs-summary';
 import { prepareWithStore } from './prepare-with-store';
 import { recognizeMessages } from './recognize-messages';
+import type { ReductionLevel } from './reduction-level';
 import { requestBudget } from './request-budget';
 import { OVERFLOW_KEEP_GROUPS, runCompaction } from './run-compaction';
 
@@ -273,6 +274,8 @@ export function createCompactor({
   const reportedUnknown = new Set<string>();
   /** The raw estimate of the last request prepared per conversation (for calibrating from errors). */
   const lastEstimates = new Map<string, number>();
+  /** How far the last request of each conversation reduced its history (kept at least that far). */
+  const reductionLevels = new Map<string, ReductionLevel>();
 
   const noteFailure = (conversationId: string, reason: 'request' | 'background') => {
     if (retrySummaryAfter === 0) return;
@@ -336,6 +339,12 @@ export function createCompactor({
     if (tokens !== undefined && estimatedTokens !== undefined && estimatedTokens > 0) {
       resolved.estimator.calibrate({ model, estimatedTokens, actualTokens: tokens });
     }
+  };
+  const rememberLevel = (conversationId: string, level: ReductionLevel | undefined) => {
+    if (level === undefined) return;
+    reductionLevels.delete(conversationId);
+    reductionLevels.set(conversationId, level);
+    if (reductionLevels.size > 1_000) reductionLevels.delete(reductionLevels.keys().next().value as string);
   };
   const rememberEstimate = (conversationId: string, estimatedTokens: number) => {
     lastEstimates.delete(conversationId);
@@ -522,12 +531,14 @@ export function createCompactor({
               contextWindow: window,
               ...(originals === undefined ? {} : { originals }),
               ...(recallTool === undefined ? {} : { recallTool }),
+              ...(reductionLevels.has(id) ? { reductionLevel: reductionLevels.get(id)! } : {}),
             }),
         });
         abortSignal?.throwIfAborted();
         if (result.stateChanged) cooldowns.delete(id);
         if (result.actions.includes('summarize-failed')) noteFailure(id, 'request');
         rememberEstimate(id, result.estimatedTokens);
+        rememberLevel(id, result.reductionLevel);
         return { ...result, conversationId: id, contextWindow: window };
       };
       const cooldown = takeCooldown(id);

@@ -21,6 +21,47 @@ export interface LadderSettings extends Omit<FormSettings, 'callOf'> {
   readonly structure: ResolvedStructureOptions;
   /** The reference of history messages `start`..`end` (exclusive), for collapsed exchanges. */
   readonly spanRef: (start: number, end: number) => string | undefined;
+  /**
+   * What a message's forms are remembered under across requests: its content memo (so a fresh,
+   * deserialized copy of an unchanged message costs a lookup), or the message itself.
+   */
+  readonly keyOf: (message: Message) => object;
+  /** The conversation number of each history index (for the cache key of forms that name it). */
+  readonly numberOf: (index: number) => number;
+}
+
+/** Forms of messages, by estimator, by content key, by settings: computed once per content. */
+const FORMS = new WeakMap<object, WeakMap<object, Map<string, FormedMessage>>>();
+/** Folded turns, by estimator, by the content key of their first message, by settings and contents. */
+const FOLDS = new WeakMap<object, WeakMap<object, Map<string, { messages: Message[]; tokens: number }>>>();
+const keyIds = new WeakMap<object, number>();
+let nextKeyId = 1;
+
+function idOf(key: object): number {
+  let id = keyIds.get(key);
+  if (id === undefined) {
+    id = nextKeyId++;
+    keyIds.set(key, id);
+  }
+  return id;
+}
+
+function cacheFor<Value>(
+  caches: WeakMap<object, WeakMap<object, Map<string, Value>>>,
+  estimator: object,
+  key: object,
+): Map<string, Value> {
+  let byKey = caches.get(estimator);
+  if (byKey === undefined) {
+    byKey = new WeakMap();
+    caches.set(estimator, byKey);
+  }
+  let byHash = byKey.get(key);
+  if (byHash === undefined) {
+    byHash = new Map();
+    byKey.set(key, byHash);
+  }
+  return byHash;
 }
 
 /**
@@ -52,12 +93,20 @@ export interface HistoryLadder {
   readonly levels: readonly HistoryLevel[];
   /** How many of `levels` (from the first) only clear tool output (the rest also fold turns). */
   readonly clearLevelCount: number;
+  /**
+   * How many of `levels` are steady: their bounds stay where they are as the conversation grows.
+   * The rest (every result stubbed, every turn folded, up to the newest) move with every turn.
+   */
+  readonly steadyLevelCount: number;
   /** History indexes where a turn starts (0 first): where the history may be cut. */
   readonly turnStarts: readonly number[];
   /** Raw tokens of history messages `from`..`to` with their tool results stubbed. */
   stubTokens(from: number, to: number): number;
   /** Raw tokens of history messages from `from` (a turn start) on, every turn folded. */
   foldedTokensFrom(from: number): number;
+  /** A level's bounds as conversation numbers (stable across requests), and back. */
+  toNumbers(level: HistoryLevel): HistoryLevel;
+  fromNumbers(level: HistoryLevel): HistoryLevel;
   /** History messages `from`..`to` with their tool results stubbed (what a summarizer reads). */
   stubMessages(from: number, to: number): Message[];
   /** Raw tokens of the history at `level`, structural stages not counted (they only save more). */
@@ -67,7 +116,16 @@ export interface HistoryLadder {
    * The least-reduced level whose history fits `room` raw tokens (with the structural stages, one
    * level lower when that fits), or the most reduced one with `fits: false`.
    */
-  fit(room: number, options?: { through?: 'clear' | 'fold' }): RenderedHistory & { fits: boolean };
+  fit(
+    room: number,
+    options?: {
+      through?: 'clear' | 'steady' | 'all';
+      /** The level the conversation reached: kept while it fits `room`. */
+      atLeast?: HistoryLevel | undefined;
+      /** Going past `atLeast` (or from nothing), the level aims to fit this much less. @default room */
+      lowRoom?: number;
+    },
+  ): RenderedHistory & { fits: boolean };
 }
 
 const NO_LEVEL: HistoryLevel = { previewTo: 0, stubTo: 0, foldTo: 0 };
@@ -91,14 +149,30 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   for (let index = 1; index < end; index++) {
     if (safe[index] && isUserTurn(history[index]!)) turnStarts.push(index);
   }
+  const settingsKey = [
+    settings.previewMinChars,
+    settings.previewKeepChars,
+    settings.blobMinChars,
+    settings.blobKeepChars,
+    settings.imagePlaceholders,
+    settings.stubResults,
+    settings.marks?.key ?? '-',
+  ].join('|');
   const forms = new Map<string, FormedMessage>();
   const formOf = (index: number, form: MessageForm, message = history[index]!): FormedMessage => {
+    if (form === 'verbatim') return { message, tokens: estimator.countMessage(message), records: [], savings: {} };
     if (message !== history[index]) return formMessage(message, index, form, formSettings);
-    const key = `${form}:${index}`;
-    let formed = forms.get(key);
+    const local = `${form}:${index}`;
+    let formed = forms.get(local);
     if (formed === undefined) {
-      formed = formMessage(message, index, form, formSettings);
-      forms.set(key, formed);
+      const cache = cacheFor(FORMS, estimator, settings.keyOf(message));
+      const key = `${form}|${settingsKey}|${settings.numberOf(index)}`;
+      formed = cache.get(key);
+      if (formed === undefined) {
+        formed = formMessage(message, index, form, formSettings);
+        cache.set(key, formed);
+      }
+      forms.set(local, formed);
     }
     return formed;
   };
@@ -123,7 +197,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   clearBounds.forEach((bound, index) => {
     levels.push({ previewTo: bound, stubTo: index === 0 ? 0 : clearBounds[index - 1]!, foldTo: 0 });
   });
-  if (end > 0) levels.push({ previewTo: end, stubTo: end, foldTo: 0 });
+  const lastBound = clearBounds.at(-1) ?? 0;
+  const lastStub = clearBounds.at(-2) ?? 0;
 
   const originals = new Map<string, ToolResultPart>();
   for (const message of history) {
@@ -137,14 +212,22 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     let known = folded.get(turn);
     if (known === undefined) {
       const from = turnStarts[turn]!;
-      const stubs = history.slice(from, turnEnd(turn)).map((_, offset) => formOf(from + offset, 'stub').message);
-      const messages = foldToolSteps(stubs, { refOf }).messages;
-      known = { messages, tokens: estimator.countMessages(messages) };
+      const members = history.slice(from, turnEnd(turn));
+      const cache = cacheFor(FOLDS, estimator, settings.keyOf(members[0]!));
+      const key = `${settingsKey}|${settings.numberOf(from)}|${members.map((message) => idOf(settings.keyOf(message))).join(',')}`;
+      known = cache.get(key);
+      if (known === undefined) {
+        const stubs = members.map((_, offset) => formOf(from + offset, 'stub').message);
+        const messages = foldToolSteps(stubs, { refOf }).messages;
+        known = { messages, tokens: estimator.countMessages(messages) };
+        cache.set(key, known);
+      }
       folded.set(turn, known);
     }
     return known;
   };
   const turnIndex = new Map(turnStarts.map((start, index) => [start, index]));
+  let steadyLevelCount = levels.length;
   let foldSums: number[] | undefined;
   const foldTokens = (to: number) => {
     if (to === 0) return 0;
@@ -160,7 +243,20 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       turnEnd,
       settings.foldBatchTokens,
     );
-    for (const bound of foldBounds) levels.push({ previewTo: end, stubTo: end, foldTo: bound });
+    // Folding on top of the deepest clearing, up to where its stubs reach: the verbatim tail stays.
+    for (const bound of foldBounds) {
+      if (bound <= lastStub) levels.push({ previewTo: lastBound, stubTo: lastStub, foldTo: bound });
+    }
+    steadyLevelCount = levels.length;
+    // Emergencies: every result of the history stubbed, then every turn folded. Their ends move
+    // with every turn, so they are taken only when nothing steadier fits.
+    const deepestFold = levels.at(-1)!.foldTo;
+    levels.push({ previewTo: end, stubTo: end, foldTo: deepestFold });
+    for (const bound of foldBounds) if (bound > deepestFold) levels.push({ previewTo: end, stubTo: end, foldTo: bound });
+    if (levels.at(-1)!.foldTo < end) levels.push({ previewTo: end, stubTo: end, foldTo: end });
+  } else if (end > 0) {
+    steadyLevelCount = levels.length;
+    levels.push({ previewTo: end, stubTo: end, foldTo: 0 });
   }
 
   const estimate = (level: HistoryLevel) =>
@@ -245,34 +341,68 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     return { level, messages, tokens: estimator.countMessages(messages), records, savings };
   };
 
-  const clearLevelCount = end > 0 ? clearBounds.length + 2 : 1;
+  const clearLevelCount = clearBounds.length + 1;
   return {
     levels,
     clearLevelCount,
+    steadyLevelCount,
     turnStarts,
     stubTokens: (from, to) => range('stub', from, to),
+    toNumbers: (level) => ({
+      previewTo: settings.numberOf(level.previewTo),
+      stubTo: settings.numberOf(level.stubTo),
+      foldTo: settings.numberOf(level.foldTo),
+    }),
+    fromNumbers(level) {
+      const indexOf = (number: number) => {
+        let index = 0;
+        while (index < end && settings.numberOf(index) < number) index++;
+        return index;
+      };
+      return { previewTo: indexOf(level.previewTo), stubTo: indexOf(level.stubTo), foldTo: indexOf(level.foldTo) };
+    },
     foldedTokensFrom: (from) => foldTokens(end) - foldTokens(from),
     stubMessages: (from, to) => history.slice(from, to).map((_, offset) => formOf(from + offset, 'stub').message),
     estimate,
     render,
-    fit(room, { through = 'fold' } = {}) {
-      const last = through === 'clear' ? clearLevelCount : levels.length;
-      let index = levels.slice(0, last).findIndex((level) => estimate(level) <= room);
-      if (index === -1) index = last - 1;
-      let best = render(levels[index]!);
+    fit(room, { through = 'all', atLeast, lowRoom = room } = {}) {
+      const last = through === 'clear' ? clearLevelCount : through === 'steady' ? steadyLevelCount : levels.length;
+      // A level the conversation already reached stays (the prefix never goes back and forth).
+      // A level the conversation already reached stays (the prefix never goes back and forth):
+      // every candidate reduces at least as far as it, zone by zone.
+      const candidates = levels.slice(0, last).map((level) => (atLeast === undefined ? level : atLeastAs(level, atLeast)));
+      const first = (within: number) => candidates.findIndex((level) => estimate(level) <= within);
+      // Stay where the conversation is while it fits; past it, aim low so the next step is far off.
+      // When no level gets that low, the deepest one: the step is as large as it can be made.
+      let index = estimate(candidates[0]!) <= room ? 0 : first(lowRoom);
+      if (index === -1) index = candidates.length - 1;
+      const aim = index === 0 ? room : estimate(candidates[index]!) <= lowRoom ? lowRoom : room;
+      let best = render(candidates[index]!);
       // The structural stages save more than the estimate counts: a level lower may fit already.
       const structured = settings.structure.supersede !== false || settings.structure.cluster !== false;
-      for (let lower = index - 1; structured && lower >= 1 && best.tokens <= room; lower--) {
-        const candidate = render(levels[lower]!);
-        if (candidate.tokens > room) break;
+      for (let lower = index - 1; structured && lower >= 1 && best.tokens <= aim; lower--) {
+        const candidate = render(candidates[lower]!);
+        if (candidate.tokens > aim) break;
         best = candidate;
       }
       // References and notes can make a rendering a little larger than its estimate.
-      for (let higher = levels.indexOf(best.level) + 1; best.tokens > room && higher < last; higher++) {
-        best = render(levels[higher]!);
+      for (let higher = candidates.indexOf(best.level) + 1; best.tokens > room && higher < last; higher++) {
+        best = render(candidates[higher]!);
       }
       return { ...best, fits: best.tokens <= room };
     },
+  };
+}
+
+/** `level`, reducing at least as far as `reached` in every zone. */
+function atLeastAs(level: HistoryLevel, reached: HistoryLevel): HistoryLevel {
+  if (level.previewTo >= reached.previewTo && level.stubTo >= reached.stubTo && level.foldTo >= reached.foldTo) {
+    return level;
+  }
+  return {
+    previewTo: Math.max(level.previewTo, reached.previewTo),
+    stubTo: Math.max(level.stubTo, reached.stubTo),
+    foldTo: Math.max(level.foldTo, reached.foldTo),
   };
 }
 
@@ -282,15 +412,15 @@ function marksOf(settings: LadderSettings) {
 
 /**
  * Batch ends: the end of the turn at which what the turns since the last end save adds up to
- * `batch`, and finally the end of the last turn when it saves anything (the last batch may be
- * smaller). Each end depends on the turns before it alone.
+ * `batch`. Each end depends on the turns before it alone, so it stays where it is as the
+ * conversation grows; the turns after the last end (a batch still filling) have none.
  */
 function batchEnds(savings: readonly number[], turnEnd: (turn: number) => number, batch: number): number[] {
   const ends: number[] = [];
   let saved = 0;
   savings.forEach((value, turn) => {
     saved += value;
-    if (saved >= batch || (turn === savings.length - 1 && saved > 0)) {
+    if (saved >= batch) {
       ends.push(turnEnd(turn));
       saved = 0;
     }

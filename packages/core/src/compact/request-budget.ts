@@ -9,17 +9,17 @@ export interface RequestBudget {
   /** The background threshold in tokens: request-time reductions aim under it. */
   readonly backgroundTokens: number;
   /**
-   * After a response, a summary starts in the background when the reductions that need no model
-   * cannot bring the next request under this many tokens: the background threshold less a
-   * headroom of 10% of the window. Without that headroom a tool-heavy conversation would sit just
-   * under the background threshold, shortening one more old result on every call (and breaking
-   * the provider's prompt cache each time) instead of being summarized once.
+   * After a response, a summary starts in the background when the steady reductions that need no
+   * model (old tool output cleared, old turns folded) cannot bring the next request under this
+   * many tokens: the background threshold less 10% of the window. Past it the dialogue itself
+   * nearly fills the window, and the oldest of it is summarized before a request has to wait.
    */
   readonly summaryTriggerTokens: number;
   /**
-   * What request-time reductions aim for once they start (at the compact threshold): the
-   * background threshold less 20% of the window, so each round of reductions buys several turns
-   * before the next one changes the request's prefix again.
+   * What request-time reductions aim for when they must go further (the request at the level the
+   * conversation reached is over the compact threshold): the compact threshold less half the
+   * window. Each step that changes the request's prefix so frees at least half the window (like
+   * Anthropic's `clear_at_least`), and buys many turns before the next.
    */
   readonly reductionTargetTokens: number;
   /** Tokens of the newest messages kept verbatim (the protected window). */
@@ -31,11 +31,11 @@ export interface RequestBudget {
   /** The smallest a tool result of the current turn is cut to, in characters, when nothing else fits. */
   readonly floorChars: number;
   /**
-   * The least one reduction step frees, in tokens: old tool output is cleared, and old turns are
-   * folded, in batches at least this large (like Anthropic's `clear_at_least`), so the request's
-   * prefix — and the provider's prompt cache — changes once per many turns, never for less.
+   * The grain of the reduction levels, in tokens: old tool output is cleared, and old turns are
+   * folded, in batches of about this many tokens, counted from the start of the history so the
+   * batch ends stay where they are as the conversation grows.
    */
-  readonly minStepTokens: number;
+  readonly levelGrainTokens: number;
   /** The bound on each block of the user's own words kept beside a summary or a drop note, in tokens. */
   readonly userWordsMaxTokens: number;
   /** Pasted blobs (logs, code, JSON) in the user's messages over this many characters are shortened. */
@@ -52,19 +52,16 @@ const KEEP_CHARS_MIN = 400;
 const KEEP_CHARS_MAX = 2_000;
 /** Headroom under the background threshold the reductions must be able to keep (see above). */
 const SUMMARY_HEADROOM_SHARE = 0.1;
-/** How far under the background threshold reductions aim once they start. */
-const REDUCTION_HEADROOM_SHARE = 0.2;
-/**
- * The least a reduction step frees, as a share of the window: a prompt-cache break must buy at
- * least this much room (see `minStepTokens`).
- */
-export const MIN_STEP_WINDOW_SHARE = 0.3;
+/** The share of the window a step takes off when reductions must go further (see `reductionTargetTokens`). */
+export const REDUCTION_STEP_WINDOW_SHARE = 0.6;
+/** The grain of the reduction levels, as a share of the window (see `levelGrainTokens`). */
+const LEVEL_GRAIN_WINDOW_SHARE = 0.1;
 /**
  * The share of the window the user's own words may take beside a summary (and again beside a drop
  * note) before the oldest are condensed: the dialogue is a few percent of an agent session, and
  * the user's words are what a summary keeps worst.
  */
-export const USER_WORDS_WINDOW_SHARE = 0.25;
+export const USER_WORDS_WINDOW_SHARE = 0.15;
 /** Share of the window, in tokens, a current-turn tool result keeps at its floor. */
 const FLOOR_WINDOW_SHARE = 0.005;
 const FLOOR_CHARS_MIN = 160;
@@ -79,8 +76,8 @@ const FLOOR_CHARS_MAX = 512;
  * - summaries: at most `summaryMaxTokens` (2,048) and at most 10% of the window;
  * - a current-turn tool result is cut, when nothing else fits, to 0.5% of the window, 160–512
  *   characters;
- * - every reduction step frees at least 30% of the window; the user's own words beside a summary
- *   take at most 25% of it; pasted blobs over twice the kept size are shortened like tool results.
+ * - a reduction step that changes the request's prefix frees at least half the window (85% → 35%) where it can; the user's own words beside a summary
+ *   take at most 15% of it; pasted blobs over twice the kept size are shortened like tool results.
  */
 export function requestBudget(contextWindow: number, options: ResolvedCompactionOptions): RequestBudget {
   const { thresholds, protectedRatio, summaryMaxTokens, toolResultReduction } = options;
@@ -100,7 +97,7 @@ export function requestBudget(contextWindow: number, options: ResolvedCompaction
     summaryTriggerTokens:
       contextWindow * Math.max(thresholds.background / 2, thresholds.background - SUMMARY_HEADROOM_SHARE),
     reductionTargetTokens:
-      contextWindow * Math.max(thresholds.background / 2, thresholds.background - REDUCTION_HEADROOM_SHARE),
+      contextWindow * Math.max(thresholds.compact / 3, thresholds.compact - REDUCTION_STEP_WINDOW_SHARE),
     protectTokens: contextWindow * protectedRatio,
     summaryMaxTokens: Math.max(
       1,
@@ -111,7 +108,7 @@ export function requestBudget(contextWindow: number, options: ResolvedCompaction
       reduction === false ? FLOOR_CHARS_MAX : reduction.keepChars,
       clamp(contextWindow * FLOOR_WINDOW_SHARE * 4, FLOOR_CHARS_MIN, FLOOR_CHARS_MAX),
     ),
-    minStepTokens: contextWindow * MIN_STEP_WINDOW_SHARE,
+    levelGrainTokens: contextWindow * LEVEL_GRAIN_WINDOW_SHARE,
     userWordsMaxTokens: Math.max(1, Math.floor(contextWindow * USER_WORDS_WINDOW_SHARE)),
     blobMinChars: 2 * (reduction === false ? keepChars : reduction.keepChars),
     blobKeepChars: reduction === false ? keepChars : reduction.keepChars,

@@ -1,4 +1,5 @@
 import type { Estimator } from '../estimate/estimator';
+import { contentMemo } from '../message/content-memo';
 import type { Message } from '../message/message';
 import { collectPinnedRules, type PinnedRule } from '../pin/collect-pinned-rules';
 import { PINNED_RULES_MAX_TOKENS, PINNED_RULES_WINDOW_SHARE } from '../pin/pinned-block';
@@ -71,6 +72,7 @@ export async function runCompaction(
     summarizeReason = 'background',
     originals = messages,
     recallTool = false,
+    reductionLevel,
   }: RunCompactionOptions,
 ): Promise<CompactMessagesResult> {
   recognizeMessages(messages, { conversationId, scope: options.estimator });
@@ -178,6 +180,15 @@ export async function runCompaction(
   };
   const count = (draft: RequestDraft) => rawOf(finalize(draft.assemble()));
   const ladders = new Map<string, HistoryLadder>();
+  // Forms are remembered under the original message's content memo (a capped copy is new each time).
+  const originalOf = new Map<Message, Message>();
+  working.forEach((message, index) => {
+    if (message !== messages[index]) originalOf.set(message, messages[index]!);
+  });
+  const keyOf = (message: Message): object => {
+    const original = originalOf.get(message) ?? message;
+    return contentMemo(original) ?? original;
+  };
   const context: StageContext = {
     options,
     budget: budget!,
@@ -188,6 +199,7 @@ export async function runCompaction(
     messages,
     working,
     targetTokens: 0,
+    reductionTargetTokens: 0,
     limitTokens: 0,
     mustCover: () => 0,
     allowSummarize: allowSummarize && mode !== 'measure',
@@ -197,7 +209,7 @@ export async function runCompaction(
       const key = `${draft.coveredCount}:${draft.dropped}`;
       let ladder = ladders.get(key);
       if (ladder === undefined) {
-        ladder = ladderFor(draft, budget!, options, estimator, marks);
+        ladder = ladderFor(draft, budget!, options, estimator, marks, keyOf);
         ladders.set(key, ladder);
       }
       return ladder;
@@ -208,6 +220,8 @@ export async function runCompaction(
       if (savedTokens !== undefined) saved[action] = (saved[action] ?? 0) + savedTokens;
     },
     emit: onEvent,
+    levelHint: reductionLevel,
+    reached: undefined,
     state: stored,
     stateChanged: false,
     summaryFailed: false,
@@ -248,6 +262,7 @@ export async function runCompaction(
         total: tokensBefore - tokensAfter,
       }),
       minimal,
+      ...(context.reached === undefined ? {} : { reductionLevel: context.reached }),
     };
   };
 
@@ -258,6 +273,7 @@ export async function runCompaction(
   const keepGroups = retry === undefined ? undefined : OVERFLOW_KEEP_GROUPS[Math.min(retry, 4) - 1];
   Object.assign(context, {
     targetTokens: toRaw(target),
+    reductionTargetTokens: toRaw(target * (budget.reductionTargetTokens / budget.compactTokens)),
     limitTokens: toRaw(Math.max(target, window! - Math.max(0, outputTokens))),
     mustCover:
       keepGroups === undefined
@@ -279,7 +295,11 @@ export async function runCompaction(
     draft = await summarizeOldDialogue.run(draft, context);
     return finish(draft);
   }
-  if (retry === undefined && !overTarget(draft) && mode === 'request') return finish(draft);
+  const hinted =
+    reductionLevel !== undefined &&
+    reductionLevel.coveredCount === draft.coveredCount &&
+    (reductionLevel.previewTo > 0 || reductionLevel.foldTo > 0);
+  if (retry === undefined && !overTarget(draft) && mode === 'request' && !hinted) return finish(draft);
 
   // Fail fast: when even the smallest request (no history, a note in its place, the current turn at
   // its floor) cannot fit the window, nothing is summarized and no provider call should be made.
@@ -310,9 +330,12 @@ export async function runCompaction(
   }
 
   if (mode === 'measure') {
-    draft = fitHistory(draft, context, 'fold');
-    return finish(draft);
+    // The most the reductions without a model can do: every level of the ladder taken.
+    const deepest = context.ladderOf(draft).fit(Number.NEGATIVE_INFINITY, { through: 'steady' });
+    return finish(draft.with({ history: deepest.messages, historyRecords: [], historySavings: deepest.savings }));
   }
+  // The level the conversation reached stays, whatever this request needs (see `reductionLevel`).
+  if (hinted) draft = fitHistory(draft, context, 'steady');
   for (const stage of STAGES) {
     if (!overTarget(draft)) break;
     draft = await stage.run(draft, context);
@@ -342,6 +365,7 @@ function ladderFor(
   options: ResolvedCompactionOptions,
   estimator: Estimator,
   marks: RecallMarks | undefined,
+  keyOf: (message: Message) => object,
 ): HistoryLadder {
   const history = draft.originalHistory.slice(draft.dropped);
   // The conversation number of each history index (system messages not counted), and of the end.
@@ -352,7 +376,8 @@ function ladderFor(
     if (message.role !== 'system') number++;
   }
   numbers.push(number);
-  const stepTokens = budget.minStepTokens / estimator.calibrationFactor(options.model);
+  // Raw tokens, not calibrated: batch ends must not move when the calibration does.
+  const stepTokens = budget.levelGrainTokens;
   const { reduction } = budget;
   return historyLadder(history, {
     estimator,
@@ -365,9 +390,11 @@ function ladderFor(
     marks,
     messageRef: (index) => marks?.span(numbers[index]!, numbers[index]! + 1),
     clearBatchTokens: stepTokens,
-    foldBatchTokens: stepTokens,
+    foldBatchTokens: reduction === false ? Number.POSITIVE_INFINITY : stepTokens,
     structure: options.structure,
     spanRef: (start, end) => marks?.span(numbers[start]!, numbers[end]!),
+    keyOf,
+    numberOf: (index) => numbers[index]!,
   });
 }
 

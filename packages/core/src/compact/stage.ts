@@ -7,6 +7,7 @@ import type { CompactionEvent, CompactionReason } from './compaction-event';
 import type { ResolvedCompactionOptions } from './compaction-options';
 import type { HistoryLadder } from './history-ladder';
 import type { RequestBudget } from './request-budget';
+import type { ReductionLevel } from './reduction-level';
 import type { RequestDraft } from './request-draft';
 
 /**
@@ -27,6 +28,8 @@ export interface StageContext {
   readonly working: readonly Message[];
   /** Raw tokens the request aims at (the compact threshold, lower on an overflow retry). */
   readonly targetTokens: number;
+  /** Raw tokens a step aims at when the history must be reduced further than before. */
+  readonly reductionTargetTokens: number;
   /** Raw tokens the request may never exceed (the window, less the output the caller reserved). */
   readonly limitTokens: number;
   /**
@@ -45,6 +48,13 @@ export interface StageContext {
   /** Records what a stage did. */
   act(action: CompactionAction, savedTokens?: number): void;
   emit(event: CompactionEvent): void;
+  /**
+   * The reduction level the conversation reached on an earlier request (conversation numbers, for
+   * the covered count it was reached with): the history is reduced at least that far.
+   */
+  readonly levelHint: ReductionLevel | undefined;
+  /** The level this request's history reached (set by the stages that fit the history). */
+  reached: ReductionLevel | undefined;
   /** Set by the summarizing stage. */
   state: CompactionState | undefined;
   stateChanged: boolean;

@@ -1,5 +1,6 @@
 import type { Stage } from './stage';
 import { clearOldToolOutput } from './stages/clear-old-tool-output';
+import { clearRecentToolOutput } from './stages/clear-recent-tool-output';
 import { condenseUserWords } from './stages/condense-user-words';
 import { dropOldHistory } from './stages/drop-old-history';
 import { foldOldToolSteps } from './stages/fold-old-tool-steps';
@@ -17,15 +18,17 @@ import { summarizeOldDialogue } from './stages/summarize-old-dialogue';
  * 2. fold old tool steps: a finished turn's calls and results become one line each;
  * 3. the current turn alone too large: shrink inside it first (no summary could make room);
  * 4. summarize old dialogue (the user's words of the span kept verbatim beside the summary);
- * 5. drop old history from this request, with a note (when no summary could be made);
- * 6. condense the oldest user words;
- * 7. shrink the current turn (then the summary and pinned block give way to a note).
+ * 5. when no summary could make room: clear the recent tool output too, and fold every turn;
+ * 6. drop old history from this request, with a note;
+ * 7. condense the oldest user words;
+ * 8. shrink the current turn (then the summary and pinned block give way to a note).
  */
 export const STAGES: readonly Stage[] = [
   clearOldToolOutput,
   foldOldToolSteps,
   shrinkOversizedTurn,
   summarizeOldDialogue,
+  clearRecentToolOutput,
   dropOldHistory,
   condenseUserWords,
   shrinkCurrentTurnStage,

@@ -7,6 +7,8 @@ import type { RecallScope } from './recall-scope';
  * `undefined` (or no marks at all) writes the marker without one.
  */
 export interface RecallMarks {
+  /** Names the scope the references are written in (the same key writes the same references). */
+  readonly key?: string;
   /** The reference of text part `textIndex` (counted among the result's text parts) of a tool result. */
   toolResult(result: ToolResultPart, textIndex: number): string | undefined;
   /** The reference of an image or file that becomes a placeholder. */
@@ -51,6 +53,7 @@ export function createRecallMarks({ scope, originals }: CreateRecallMarksOptions
     return results.get(toolCallId) ?? [];
   };
   return {
+    key: scope.key,
     toolResult(result, textIndex) {
       const current = toolResultTexts(result)[textIndex];
       const candidates = originalsOf(result.toolCallId);

@@ -22,6 +22,8 @@ const ANCHOR_CHARS = 1000;
 export interface RecallScope {
   /** The anchor: a fingerprint of the conversation's first non-system message. */
   readonly anchor: string;
+  /** Names the scope (anchor and secret): two scopes with the same key write the same references. */
+  readonly key: string;
   /** The first characters of a tool result's reference: names the result, not its text. */
   toolResultLocator(toolCallId: string, textIndex: number): string;
   /** The reference of a tool result's text part (`textIndex` counts its text parts from 0). */
@@ -54,6 +56,7 @@ export function createRecallScope({
     keyedCode(key, ['t', toolCallId, String(textIndex)], LOCATOR_CHARS);
   return {
     anchor,
+    key: textFingerprint(key),
     toolResultLocator: locator,
     toolResultRef(toolCallId, textIndex, text) {
       const code = keyedCode(

@@ -56,7 +56,7 @@ function dropTo(draft: RequestDraft, context: StageContext, start: number): Requ
           maxChars: 2_000,
           maxTokens: Math.max(1, context.budget.summaryMaxTokens - 30),
         });
-  return fitHistory(draft.with({ dropped: start, digest, history: draft.originalHistory.slice(start) }), context, 'fold');
+  return fitHistory(draft.with({ dropped: start, digest, history: draft.originalHistory.slice(start) }), context, 'all');
 }
 
 function calibrated(context: StageContext, raw: number): number {

@@ -9,5 +9,5 @@ import { fitHistory } from './fit-history';
  */
 export const foldOldToolSteps: Stage = {
   name: 'fold old tool steps',
-  run: (draft, context) => fitHistory(draft, context, 'fold'),
+  run: (draft, context) => fitHistory(draft, context, 'steady'),
 };

@@ -24,7 +24,7 @@ export const summarizeOldDialogue: Stage = {
     if (end <= 0 || conversationCount(draft.originalHistory.slice(0, end)) === 0) return draft;
     const made = await summarizeHistory(draft, context, end);
     if (made === undefined) return draft;
-    return fitHistory(context.draftFor(made), context, 'fold');
+    return fitHistory(context.draftFor(made), context, 'steady');
   },
 };
 
@@ -50,7 +50,7 @@ export function summaryEnd(draft: RequestDraft, context: StageContext): number {
     context.count(draft.with({ history: [], summaries: [], pinnedBlock: true })) +
     context.budget.summaryMaxTokens +
     draft.userWordsMaxTokens;
-  const target = context.targetTokens * (context.budget.reductionTargetTokens / context.budget.compactTokens);
+  const target = context.reductionTargetTokens;
   for (const start of [...ladder.turnStarts, end]) {
     if (start <= 0 || start < least) continue;
     if (fixed + ladder.stubTokens(start, end) <= target) return start;
