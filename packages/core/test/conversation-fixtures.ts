@@ -191,3 +191,14 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * Engine options under which only a summary can make room (the reductions that need no model are
+ * off): for tests of the summary machinery — flights, leases, back-off, background work — on
+ * tool-heavy fixtures, where the default tiers would clear the tool output instead.
+ */
+export const SUMMARY_ONLY = {
+  toolResultReduction: false,
+  supersedeToolResults: false,
+  imagePlaceholders: false,
+} as const;

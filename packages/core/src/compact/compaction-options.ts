@@ -162,11 +162,12 @@ export interface CompactionOptions {
    */
   supersedeToolResults?: boolean | SupersedeOptions;
   /**
-   * Structural stage 2, over the threshold, outside the protected window: runs of short exchanges
-   * without tool calls become one user message that quotes them (`User: …` verbatim, `Assistant: …`
-   * shortened to `assistantChars`). `{ maxChars = 400, minExchanges = 2, assistantChars = 160 }`
-   * tunes it; `false` turns it off.
-   * @default true
+   * Runs of short exchanges without tool calls, among the turns whose tool steps are folded, become
+   * one user message that quotes them (`User: …` verbatim, `Assistant: …` shortened to
+   * `assistantChars`). Off by default: it shortens the assistant's words, which the dialogue tiers
+   * keep whole until a summary is the only way left; folding tool steps frees far more.
+   * `{ maxChars = 400, minExchanges = 2, assistantChars = 160 }` tunes it; `true` turns it on.
+   * @default false
    */
   collapseExchanges?: boolean | CollapseOptions;
   /**
@@ -267,7 +268,7 @@ export function resolveCompactionOptions({
   toolResultMedia = 'placeholder',
   imagePlaceholders = true,
   supersedeToolResults = true,
-  collapseExchanges = true,
+  collapseExchanges = false,
   clusterToolResults = true,
   estimator = createEstimator(),
   onEvent,

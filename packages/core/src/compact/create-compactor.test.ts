@@ -3,6 +3,7 @@ import {
   agentConversation,
   assertToolPairsIntact,
   prose,
+  SUMMARY_ONLY,
   seededRandom,
 } from '../../test/conversation-fixtures';
 import type { Message } from '../message/message';
@@ -40,7 +41,7 @@ describe('createCompactor', () => {
       await gate.promise;
       return keepIdentifiers(input) as string;
     });
-    const compactor = createCompactor({ summarizer, summarizerMaxInputTokens: 1_000_000 });
+    const compactor = createCompactor({ ...SUMMARY_ONLY, summarizer, summarizerMaxInputTokens: 1_000_000 });
     const messages = agentConversation({ turns: 20, toolResultChars: 3000 });
     const contextWindow = Math.floor(compactor.estimator.countMessages(messages) / 0.9);
     const first = compactor.prepare(messages, { conversationId: 'c', contextWindow });
@@ -66,6 +67,7 @@ describe('createCompactor', () => {
     });
     const events: CompactionEvent[] = [];
     const compactor = createCompactor({
+      ...SUMMARY_ONLY,
       summarizer,
       summarizerMaxInputTokens: 1_000_000,
       onEvent: (event) => events.push(event),
@@ -112,6 +114,7 @@ describe('createCompactor', () => {
   it('reports a failed background compaction and changes nothing', async () => {
     const events: CompactionEvent[] = [];
     const compactor = createCompactor({
+      ...SUMMARY_ONLY,
       summarizer: () => {
         throw new Error('model down');
       },
@@ -129,7 +132,7 @@ describe('createCompactor', () => {
 
   it('backs off after a failed summary instead of calling a broken summarizer on every request', async () => {
     const summarizer = vi.fn<Summarizer>().mockRejectedValue(new Error('model down'));
-    const compactor = createCompactor({ summarizer, retrySummaryAfter: 3 });
+    const compactor = createCompactor({ ...SUMMARY_ONLY, summarizer, retrySummaryAfter: 3 });
     const messages = agentConversation({ turns: 20, toolResultChars: 3000 });
     const contextWindow = Math.floor(compactor.estimator.countMessages(messages) / 1.1);
     const sent: number[] = [];
@@ -145,7 +148,7 @@ describe('createCompactor', () => {
     for (const tokens of sent) expect(tokens).toBeLessThan(contextWindow * 0.95);
 
     const eager = vi.fn<Summarizer>().mockRejectedValue(new Error('model down'));
-    const noBackOff = createCompactor({ summarizer: eager, retrySummaryAfter: 0 });
+    const noBackOff = createCompactor({ ...SUMMARY_ONLY, summarizer: eager, retrySummaryAfter: 0 });
     for (let request = 0; request < 8; request++) {
       await noBackOff.prepare(messages, { conversationId: 'down', contextWindow });
       await noBackOff.afterResponse(messages, { conversationId: 'down', contextWindow });
@@ -255,14 +258,15 @@ describe('createCompactor', () => {
       await compactor.afterResponse(history, { conversationId: 'long' });
       await compactor.idle();
     }
-    const state = await store.get('long');
-    expect(state!.compactionCount).toBeGreaterThanOrEqual(1);
-    expect(summarizer.mock.calls.length).toBeLessThanOrEqual(state!.compactionCount * 2);
-    // Between compactions the rewritten prefix is byte-identical from call to call, except when the
-    // shortened part of the history grows (four user turns at a time, or the result just leaving the
-    // protected window): even then most of the previous prompt is a prefix a cache can reuse.
+    // Long pages and short dialogue: clearing old tool output makes all the room, so nothing of the
+    // dialogue is summarized.
+    expect(summarizer).not.toHaveBeenCalled();
+    expect(await store.get('long')).toBeUndefined();
+    // The rewritten prefix is byte-identical from call to call, except when a reduction step
+    // clears another batch of old results (each step frees at least half the window, so it is
+    // rare): even then most of the previous prompt is a prefix a cache can reuse.
     console.log(
-      `prefix-stable ${stableCalls}/${comparableCalls}, reusable ${(reusedShare / comparableCalls).toFixed(2)}, compactions ${state!.compactionCount}, summarizer calls ${summarizer.mock.calls.length}`,
+      `prefix-stable ${stableCalls}/${comparableCalls}, reusable ${(reusedShare / comparableCalls).toFixed(2)}`,
     );
     expect(comparableCalls).toBeGreaterThan(10);
     expect(stableCalls / comparableCalls).toBeGreaterThanOrEqual(0.6);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { agentConversation } from '../../test/conversation-fixtures';
+import { agentConversation, SUMMARY_ONLY } from '../../test/conversation-fixtures';
 import { InvalidStoredStateError } from '../errors/invalid-stored-state-error';
 import type { Message } from '../message/message';
 import type { CompactionState } from '../store/compaction-state';
@@ -54,6 +54,7 @@ describe('createCompactor with a shared store', () => {
       const events: CompactionEvent[] = [];
       const summarizer = vi.fn(summary);
       const compactor = createCompactor({
+        ...SUMMARY_ONLY,
         store: brokenStore(mode),
         summarizer,
         storeTimeoutMs: 20,
@@ -207,7 +208,12 @@ describe('createCompactor with a shared store', () => {
       delete: (id) => inner.delete(id),
     };
     const events: CompactionEvent[] = [];
-    const compactor = createCompactor({ store, summarizer: summary, onEvent: (event) => events.push(event) });
+    const compactor = createCompactor({
+      ...SUMMARY_ONLY,
+      store,
+      summarizer: summary,
+      onEvent: (event) => events.push(event),
+    });
     const { messages, contextWindow } = overThreshold();
     const prepared = await compactor.prepare(messages, { conversationId: 'garbage', contextWindow });
     expect(prepared.actions).not.toContain('apply-summary');
@@ -233,7 +239,7 @@ describe('createCompactor with a shared store', () => {
       },
     };
     const summarizer = vi.fn(summary);
-    const compactor = createCompactor({ store, summarizer, ...once });
+    const compactor = createCompactor({ ...SUMMARY_ONLY, store, summarizer, ...once });
     const { messages, contextWindow } = overThreshold();
     const first = await compactor.prepare(messages, { conversationId: 'simple', contextWindow });
     expect(first.stateChanged).toBe(true);
@@ -253,7 +259,7 @@ describe('createCompactor with a shared store', () => {
     });
     const { messages, contextWindow } = overThreshold();
     const compactors = Array.from({ length: 3 }, () =>
-      createCompactor({ store, summarizer, lease: { pollIntervalMs: 5 }, ...once }),
+      createCompactor({ ...SUMMARY_ONLY, store, summarizer, lease: { pollIntervalMs: 5 }, ...once }),
     );
     const requests = compactors.flatMap((compactor) =>
       Array.from({ length: 10 }, () =>
@@ -282,8 +288,8 @@ describe('createCompactor with a shared store', () => {
     });
     const messages = agentConversation({ turns: 20, toolResultChars: 3000 });
     const contextWindow = Math.floor(createCompactor().estimator.countMessages(messages) / 0.82);
-    const a = createCompactor({ store, summarizer, ...once });
-    const b = createCompactor({ store, summarizer, ...once });
+    const a = createCompactor({ ...SUMMARY_ONLY, store, summarizer, ...once });
+    const b = createCompactor({ ...SUMMARY_ONLY, store, summarizer, ...once });
     const work = a.afterResponse(messages, { conversationId: 'bg', contextWindow });
     await vi.waitFor(() => expect(summarizer).toHaveBeenCalledTimes(1), { timeout: 20_000 });
     // The other instance's background attempt finds the lease taken and returns at once.
@@ -319,13 +325,19 @@ describe('createCompactor with a shared store', () => {
     const events: CompactionEvent[] = [];
     const { messages, contextWindow } = overThreshold();
     const old = createCompactor({
+      ...SUMMARY_ONLY,
       store: stalled,
       summarizer: slow,
       lease: { ttlMs: 30 },
       ...once,
       onEvent: (event) => events.push(event),
     });
-    const taker = createCompactor({ store, summarizer: fast, lease: { ttlMs: 30_000, pollIntervalMs: 5 } });
+    const taker = createCompactor({
+      ...SUMMARY_ONLY,
+      store,
+      summarizer: fast,
+      lease: { ttlMs: 30_000, pollIntervalMs: 5 },
+    });
     const late = old.prepare(messages, { conversationId: 'fence', contextWindow });
     await vi.waitFor(() => expect(slow).toHaveBeenCalled(), { timeout: 20_000 });
     // The taker waits for the holder, sees its lease expire, takes over and stores its summary.
@@ -349,10 +361,11 @@ describe('createCompactor with a shared store', () => {
       return 'never';
     });
     const { messages, contextWindow } = overThreshold();
-    const holder = createCompactor({ store, summarizer: stuck, ...once });
+    const holder = createCompactor({ ...SUMMARY_ONLY, store, summarizer: stuck, ...once });
     void holder.prepare(messages, { conversationId: 'slow', contextWindow });
     await vi.waitFor(() => expect(stuck).toHaveBeenCalled(), { timeout: 20_000 });
     const waiter = createCompactor({
+      ...SUMMARY_ONLY,
       store,
       summarizer: summary,
       lease: { pollIntervalMs: 5 },

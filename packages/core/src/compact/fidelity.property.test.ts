@@ -113,7 +113,8 @@ describe('compactMessages: the two promises, over generated agent sessions (2Kâ€
           expect(ContextOverflowError.isInstance(error)).toBe(true);
           const overflow = error as ContextOverflowError;
           expect(overflow.contextWindow).toBe(contextWindow);
-          expect(overflow.tokenCount!).toBeGreaterThan(budget);
+          // Refused only over the window itself (a request that fits the window is sent).
+          expect(overflow.tokenCount!).toBeGreaterThan(contextWindow);
           const { system, userText, currentTurn, overhead } = overflow.unshrinkable!;
           expect(system + userText + currentTurn + overhead).toBeGreaterThan(0);
           // The system prompt, the user's own words and the overhead really are that large, or the
@@ -128,8 +129,16 @@ describe('compactMessages: the two promises, over generated agent sessions (2Kâ€
         }
         const output = result.messages;
 
-        // Every request fits (when a fitting one exists, which it did: no error).
-        expect(result.tokensAfter).toBeLessThanOrEqual(Math.floor(budget) + 1);
+        // Every request fits the window; it is at or under the compact threshold unless even its
+        // smallest form (no history, the current turn at its floor) is over it.
+        expect(result.tokensAfter).toBeLessThanOrEqual(contextWindow);
+        if (result.tokensAfter > Math.floor(budget) + 1) {
+          const fixed =
+            estimator.countMessages([messages[0]!]) +
+            estimator.countText(ownText(userMessage)) +
+            input.overheadTokens;
+          expect(fixed + estimator.countMessages(current.slice(1)) * 0.05).toBeGreaterThan(budget * 0.5);
+        }
         assertToolPairsIntact(output);
 
         // The current turn is sacred: the user's message verbatim, every later message present, in
@@ -167,9 +176,13 @@ describe('compactMessages: the two promises, over generated agent sessions (2Kâ€
           const summaryTokens = estimator.countText(result.state.summaries.join('\n\n'));
           expect(summaryTokens).toBeLessThanOrEqual(summaryBound);
         }
+        // A drop note: the marker and reference, a bounded digest, and the user's own words of the
+        // dropped turns within their own bound (15% of the window).
         for (const message of output) {
           if (typeof message.content === 'string' && message.content.startsWith('[System: ')) {
-            expect(estimator.countText(message.content)).toBeLessThanOrEqual(summaryBound + 60);
+            expect(estimator.countText(message.content)).toBeLessThanOrEqual(
+              summaryBound + Math.floor(contextWindow * 0.15) + 60,
+            );
           }
         }
       }),

@@ -28,12 +28,32 @@ export interface LadderSettings extends Omit<FormSettings, 'callOf'> {
   readonly keyOf: (message: Message) => object;
   /** The conversation number of each history index (for the cache key of forms that name it). */
   readonly numberOf: (index: number) => number;
+  /**
+   * Where the forms of this conversation's history are remembered between requests, by the
+   * settings they were made with: a growing history costs one key comparison per message it
+   * already had.
+   */
+  readonly memo?: ((settingsKey: string) => LadderMemo) | undefined;
+}
+
+/** The forms of a conversation's history messages, as an earlier request left them. */
+export interface LadderMemo {
+  keys: object[];
+  numbers: number[];
+  forms: Partial<Record<'preview' | 'stub', FormedMessage & { unchanged: boolean }>>[];
 }
 
 /** Forms of messages, by estimator, by content key, by settings: computed once per content. */
-const FORMS = new WeakMap<object, WeakMap<object, Map<string, FormedMessage>>>();
-/** Folded turns, by estimator, by the content key of their first message, by settings and contents. */
-const FOLDS = new WeakMap<object, WeakMap<object, Map<string, { messages: Message[]; tokens: number }>>>();
+const FORMS = new WeakMap<object, WeakMap<object, Map<string, FormedMessage & { unchanged: boolean }>>>();
+/**
+ * Folded turns, by estimator, by the content key of their first message, by settings and contents;
+ * with the messages they were made from (those the fold passes through are swapped for the
+ * request's own objects).
+ */
+const FOLDS = new WeakMap<
+  object,
+  WeakMap<object, Map<string, { messages: Message[]; tokens: number; members: readonly Message[] }>>
+>();
 const keyIds = new WeakMap<object, number>();
 let nextKeyId = 1;
 
@@ -158,22 +178,46 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     settings.stubResults,
     settings.marks?.key ?? '-',
   ].join('|');
-  const forms = new Map<string, FormedMessage>();
+  // What earlier requests of this conversation computed for the same messages (see `LadderMemo`):
+  // valid up to the first message whose content key or number differs.
+  const memo = settings.memo?.(settingsKey);
+  const keys = history.map((message) => settings.keyOf(message));
+  if (memo !== undefined) {
+    let valid = 0;
+    while (valid < memo.keys.length && valid < end && memo.keys[valid] === keys[valid] && memo.numbers[valid] === settings.numberOf(valid)) valid++;
+    memo.keys.length = valid;
+    memo.numbers.length = valid;
+    memo.forms.length = valid;
+    for (let index = valid; index < end; index++) {
+      memo.keys.push(keys[index]!);
+      memo.numbers.push(settings.numberOf(index));
+      memo.forms.push({});
+    }
+  }
+  const variants = new Map<string, FormedMessage>();
   const formOf = (index: number, form: MessageForm, message = history[index]!): FormedMessage => {
     if (form === 'verbatim') return { message, tokens: estimator.countMessage(message), records: [], savings: {} };
-    if (message !== history[index]) return formMessage(message, index, form, formSettings);
-    const local = `${form}:${index}`;
-    let formed = forms.get(local);
-    if (formed === undefined) {
-      const cache = cacheFor(FORMS, estimator, settings.keyOf(message));
-      const key = `${form}|${settingsKey}|${settings.numberOf(index)}`;
-      formed = cache.get(key);
-      if (formed === undefined) {
-        formed = formMessage(message, index, form, formSettings);
-        cache.set(key, formed);
-      }
-      forms.set(local, formed);
+    const own = message === history[index];
+    const remembered = own ? memo?.forms[index]?.[form] : undefined;
+    if (remembered !== undefined) return remembered.unchanged ? { ...remembered, message } : remembered;
+    // A message the structural stages changed (a result replaced by a note) is remembered under the
+    // original's key and the notes it carries.
+    const variant = own ? '' : `|${variantOf(message, history[index]!)}`;
+    const local = `${form}:${index}${variant}`;
+    let formed = variants.get(local);
+    if (formed !== undefined) return formed;
+    const cache = cacheFor(FORMS, estimator, keys[index]!);
+    const key = `${form}|${settingsKey}|${settings.numberOf(index)}${variant}`;
+    let known = cache.get(key);
+    if (known === undefined) {
+      const made = formMessage(message, index, form, formSettings);
+      known = { ...made, unchanged: made.message === message };
+      cache.set(key, known);
     }
+    if (own && memo !== undefined) memo.forms[index]![form] = known;
+    // A message the form leaves as it is goes out as this request's own object.
+    formed = known.unchanged ? { ...known, message } : known;
+    variants.set(local, formed);
     return formed;
   };
   const prefix = (form: MessageForm) => {
@@ -188,8 +232,11 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   };
 
   const turnEnd = (turn: number) => turnStarts[turn + 1] ?? end;
+  // Batches of tool output by its size (text at four characters a token, media at a flat rate):
+  // cheap, and the same whatever the forms make of it.
+  const clearable = history.map(toolOutputTokens);
   const clearBounds = batchEnds(
-    turnStarts.map((start, turn) => range('verbatim', start, turnEnd(turn)) - range('stub', start, turnEnd(turn))),
+    turnStarts.map((start, turn) => clearable.slice(start, turnEnd(turn)).reduce((sum, tokens) => sum + tokens, 0)),
     turnEnd,
     settings.clearBatchTokens,
   );
@@ -215,12 +262,15 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       const members = history.slice(from, turnEnd(turn));
       const cache = cacheFor(FOLDS, estimator, settings.keyOf(members[0]!));
       const key = `${settingsKey}|${settings.numberOf(from)}|${members.map((message) => idOf(settings.keyOf(message))).join(',')}`;
-      known = cache.get(key);
-      if (known === undefined) {
+      const cached = cache.get(key);
+      if (cached === undefined) {
         const stubs = members.map((_, offset) => formOf(from + offset, 'stub').message);
         const messages = foldToolSteps(stubs, { refOf }).messages;
         known = { messages, tokens: estimator.countMessages(messages) };
-        cache.set(key, known);
+        cache.set(key, { ...known, members: stubs });
+      } else {
+        const own = new Map(cached.members.map((member, offset) => [member, formOf(from + offset, 'stub').message]));
+        known = { messages: cached.messages.map((message) => own.get(message) ?? message), tokens: cached.tokens };
       }
       folded.set(turn, known);
     }
@@ -265,7 +315,17 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     range('preview', level.stubTo, level.previewTo) +
     range('verbatim', level.previewTo, end);
 
+  const rendered = new Map<string, RenderedHistory>();
   const render = (level: HistoryLevel): RenderedHistory => {
+    const key = `${level.previewTo}:${level.stubTo}:${level.foldTo}`;
+    let known = rendered.get(key);
+    if (known === undefined) {
+      known = renderLevel(level);
+      rendered.set(key, known);
+    }
+    return known;
+  };
+  const renderLevel = (level: HistoryLevel): RenderedHistory => {
     if (level.previewTo === 0) {
       return { level, messages: history.slice(), tokens: sums.verbatim[end]!, records: [], savings: {} };
     }
@@ -295,7 +355,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       structural('supersede-tool-results', result);
     }
     if (cluster !== false && level.stubTo < level.previewTo) {
-      const intact = (result: ToolResultPart, index: number) => index >= level.stubTo && !replaced.has(result.toolCallId);
+      // Representatives may be older (stubbed later); what matters is the diff the newer ones keep.
+      const intact = (result: ToolResultPart) => !replaced.has(result.toolCallId);
       structural('cluster-tool-results', clusterResultsWhere(reduced, { ...cluster, before: level.previewTo }, intact));
     }
     const messages: Message[] = [];
@@ -303,24 +364,27 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     const spans =
       collapse === false || level.foldTo === 0
         ? []
-        : collapsibleSpans(history, exchangeRuns(history, collapse.maxChars), level.foldTo, collapse.minExchanges);
+        : collapsibleSpans(history, exchangeRuns(history, collapse.maxChars), level.foldTo, collapse.minExchanges)
+            .map((span) => {
+              const message = collapseSpan(history, span, collapse.assistantChars, settings.spanRef(span.start, span.end));
+              const saved = estimator.countMessages(history.slice(span.start, span.end)) - estimator.countMessage(message);
+              return { span, message, saved };
+            })
+            .filter(({ saved }) => saved > 0);
     let position = 0;
-    for (const span of spans) {
-      for (let turn = turnIndex.get(position); position < span.start; turn = turnIndex.get(position)) {
-        position = pushFolded(turn, position, span.start);
-      }
-      const message = collapseSpan(history, span, collapse === false ? 0 : collapse.assistantChars, settings.spanRef(span.start, span.end));
+    for (const { span, message, saved } of spans) {
+      while (position < span.start) position = pushFolded(turnIndex.get(position), position, span.start);
       messages.push(message);
       records.push(collapsedRecord(history, span, message));
-      save('collapse-exchanges', estimator.countMessages(history.slice(span.start, span.end)) - estimator.countMessage(message));
+      save('collapse-exchanges', saved);
       position = span.end;
     }
     while (position < level.foldTo) position = pushFolded(turnIndex.get(position), position, level.foldTo);
     function pushFolded(turn: number | undefined, from: number, limit: number): number {
       const to = Math.min(limit, turn === undefined ? from + 1 : (turnStarts[turn + 1] ?? end));
       if (turn === undefined || to < (turnStarts[turn + 1] ?? end)) {
-        // Not a whole turn (a collapsed span ends inside it): its messages as stubs.
-        for (let index = from; index < to; index++) pushFormed(index, 'stub');
+        // Not a whole turn (a collapsed span ends inside it): its messages as stubs, like a fold's.
+        for (let index = from; index < to; index++) pushFormed(index, 'stub', history[index]!);
         return to;
       }
       const fold = foldOf(turn);
@@ -329,8 +393,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       records.push({ kind: 'folded', messageIndex: from, messageCount: to - from, charsBefore: 0, charsAfter: 0 });
       return to;
     }
-    function pushFormed(index: number, form: MessageForm) {
-      const formed = formOf(index, form, reduced[index] ?? history[index]!);
+    function pushFormed(index: number, form: MessageForm, message = reduced[index] ?? history[index]!) {
+      const formed = formOf(index, form, message);
       messages.push(formed.message);
       for (const [action, tokens] of Object.entries(formed.savings)) save(action as CompactionAction, tokens);
       for (const record of formed.records) records.push({ ...record, messageIndex: index });
@@ -392,6 +456,41 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       return { ...best, fits: best.tokens <= room };
     },
   };
+}
+
+/**
+ * What tells a structurally changed message from its original: the texts of the parts that differ
+ * (the notes that replaced results), joined.
+ */
+function variantOf(message: Message, original: Message): string {
+  if (!Array.isArray(message.content) || !Array.isArray(original.content)) return 'changed';
+  const notes: string[] = [];
+  message.content.forEach((part, index) => {
+    if (part === original.content[index]) return;
+    notes.push(part?.type === 'tool-result' ? JSON.stringify(part.content) : JSON.stringify(part));
+  });
+  return notes.join('\u0000');
+}
+
+/** Media inside results, in tokens, for sizing batches. */
+const MEDIA_TOKENS = 500;
+
+/** The tool output a message carries, roughly in tokens (results' text at four characters a token, media flat). */
+function toolOutputTokens(message: Message): number {
+  if (!Array.isArray(message.content)) return 0;
+  let tokens = 0;
+  for (const part of message.content) {
+    if (part?.type === 'image' || part?.type === 'file') tokens += MEDIA_TOKENS;
+    if (part?.type !== 'tool-result') continue;
+    if (typeof part.content === 'string') tokens += Math.ceil(part.content.length / 4);
+    else if (Array.isArray(part.content)) {
+      for (const item of part.content) {
+        if (item?.type === 'text') tokens += Math.ceil(item.text.length / 4);
+        else if (item?.type === 'image' || item?.type === 'file') tokens += MEDIA_TOKENS;
+      }
+    }
+  }
+  return tokens;
 }
 
 /** `level`, reducing at least as far as `reached` in every zone. */

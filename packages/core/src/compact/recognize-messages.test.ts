@@ -166,6 +166,6 @@ describe('recognizeMessages', () => {
     }
     expect(
       (await server.prepare(copy(conversation), { conversationId: 'c', contextWindow })).actions,
-    ).toContain('apply-summary');
+    ).toContain('stub-tool-results');
   });
 });

@@ -96,6 +96,7 @@ export function createDraft(
         countText: settings.countText,
         blobMinChars: settings.blobMinChars,
         blobKeepChars: settings.blobKeepChars,
+        imageRef: settings.marks === undefined ? undefined : (part) => settings.marks?.image(part),
       });
       blocks.set(key, block);
     }

@@ -18,7 +18,8 @@ import type { ResolvedCompactionOptions } from './compaction-options';
 import type { CompactMessagesResult, CompactRequestOptions } from './compact-messages';
 import { deriveConversationId } from './conversation-id';
 import { currentTurnStart } from './current-turn';
-import { historyLadder, type HistoryLadder } from './history-ladder';
+import { LRUCache } from 'lru-cache';
+import { type HistoryLadder, historyLadder, type LadderMemo } from './history-ladder';
 import { olderBoundary } from './older-boundary';
 import { recognizeMessages } from './recognize-messages';
 import { type RequestBudget, requestBudget } from './request-budget';
@@ -209,7 +210,9 @@ export async function runCompaction(
       const key = `${draft.coveredCount}:${draft.dropped}`;
       let ladder = ladders.get(key);
       if (ladder === undefined) {
-        ladder = ladderFor(draft, budget!, options, estimator, marks, keyOf);
+        ladder = ladderFor(draft, budget!, options, estimator, marks, keyOf, (settingsKey) =>
+          ladderMemo(`${conversationId}\u0000${draft.coveredCount}\u0000${draft.dropped}\u0000${settingsKey}`, estimator),
+        );
         ladders.set(key, ladder);
       }
       return ladder;
@@ -330,9 +333,21 @@ export async function runCompaction(
   }
 
   if (mode === 'measure') {
-    // The most the reductions without a model can do: every level of the ladder taken.
-    const deepest = context.ladderOf(draft).fit(Number.NEGATIVE_INFINITY, { through: 'steady' });
-    return finish(draft.with({ history: deepest.messages, historyRecords: [], historySavings: deepest.savings }));
+    // The most the steady reductions without a model can do, estimated (no request is built).
+    const ladder = context.ladderOf(draft);
+    const deepest = ladder.levels[Math.max(0, ladder.steadyLevelCount - 1)]!;
+    const estimatedTokens = count(draft.with({ history: [] })) + ladder.estimate(deepest);
+    return {
+      messages: [],
+      state: stored,
+      stateChanged: false,
+      tokensBefore,
+      tokensAfter: calibrated(estimatedTokens),
+      estimatedTokens,
+      actions: [],
+      savings: {},
+      minimal: false,
+    };
   }
   // The level the conversation reached stays, whatever this request needs (see `reductionLevel`).
   if (hinted) draft = fitHistory(draft, context, 'steady');
@@ -358,6 +373,23 @@ function order(action: CompactionAction): number {
 
 const ACTION_INDEX = new Map(ACTION_ORDER.map((action, index) => [action, index]));
 
+/** The ladder memos of recent conversations, by estimator (each counts in its own units). */
+const LADDER_MEMOS = new WeakMap<object, LRUCache<string, LadderMemo>>();
+
+function ladderMemo(key: string, estimator: Estimator): LadderMemo {
+  let memos = LADDER_MEMOS.get(estimator);
+  if (memos === undefined) {
+    memos = new LRUCache({ max: 200 });
+    LADDER_MEMOS.set(estimator, memos);
+  }
+  let memo = memos.get(key);
+  if (memo === undefined) {
+    memo = { keys: [], numbers: [], forms: [] };
+    memos.set(key, memo);
+  }
+  return memo;
+}
+
 /** The ladder of no-model reductions over a draft's history (after what it dropped). */
 function ladderFor(
   draft: RequestDraft,
@@ -366,6 +398,7 @@ function ladderFor(
   estimator: Estimator,
   marks: RecallMarks | undefined,
   keyOf: (message: Message) => object,
+  memo: (settingsKey: string) => LadderMemo,
 ): HistoryLadder {
   const history = draft.originalHistory.slice(draft.dropped);
   // The conversation number of each history index (system messages not counted), and of the end.
@@ -395,6 +428,7 @@ function ladderFor(
     spanRef: (start, end) => marks?.span(numbers[start]!, numbers[end]!),
     keyOf,
     numberOf: (index) => numbers[index]!,
+    memo,
   });
 }
 

@@ -16,19 +16,20 @@ import { summarizeOldDialogue } from './stages/summarize-old-dialogue';
  * 1. clear old tool output: previews, then stubs, a batch at a time, oldest first (structural
  *    notes where results are stale or duplicated; images to placeholders; pasted blobs shortened);
  * 2. fold old tool steps: a finished turn's calls and results become one line each;
- * 3. the current turn alone too large: shrink inside it first (no summary could make room);
- * 4. summarize old dialogue (the user's words of the span kept verbatim beside the summary);
- * 5. when no summary could make room: clear the recent tool output too, and fold every turn;
- * 6. drop old history from this request, with a note;
+ * 3. clear the recent tool output too, and fold every turn (levels that move with every turn: a
+ *    bridge until the summary the background starts is ready);
+ * 4. the current turn alone too large: shrink inside it first (no summary could make room);
+ * 5. summarize old dialogue (the user's words of the span kept verbatim beside the summary);
+ * 6. drop old history from this request, with a note (when no summary could be made);
  * 7. condense the oldest user words;
  * 8. shrink the current turn (then the summary and pinned block give way to a note).
  */
 export const STAGES: readonly Stage[] = [
   clearOldToolOutput,
   foldOldToolSteps,
+  clearRecentToolOutput,
   shrinkOversizedTurn,
   summarizeOldDialogue,
-  clearRecentToolOutput,
   dropOldHistory,
   condenseUserWords,
   shrinkCurrentTurnStage,

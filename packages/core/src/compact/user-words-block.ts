@@ -1,5 +1,7 @@
-import type { Message } from '../message/message';
+import type { FilePart, ImagePart, Message } from '../message/message';
 import { messageText } from '../message/message-parts';
+import { refAnnotation } from '../recall/recall-ref';
+import { imagePlaceholder } from '../truncate/image-placeholder';
 import { shortenPastedBlobs } from '../truncate/shorten-pasted-blobs';
 import { isUserTurn } from './current-turn';
 
@@ -16,6 +18,8 @@ export interface UserWordsBlockOptions {
   /** Pasted blobs (logs, code, JSON) in the user's messages are shortened above this many characters. */
   blobMinChars: number;
   blobKeepChars: number;
+  /** The reference of an image or file the user sent (written after its placeholder). */
+  imageRef?: ((part: ImagePart | FilePart) => string | undefined) | undefined;
 }
 
 /** What {@link userWordsBlock} returns. */
@@ -31,14 +35,15 @@ export interface UserWordsBlock {
 /**
  * The user's own words of a span that a summary (or a drop) took out of the request: every message
  * in which the user spoke, verbatim (pasted logs and code shortened like tool output), oldest first,
- * each after its message number — `[message 3] …`. When they are over `maxTokens`, the oldest are
+ * each after its message number — `[message 3] …`, images and files they sent as placeholders with
+ * their reference. When they are over `maxTokens`, the oldest are
  * condensed first: left out of the block (the summary covers them, their identifiers are appended to
  * it, and their standing instructions are in the pinned block), with one line saying which.
  * Deterministic: the same span and bound give the same block, so the request's prefix holds.
  */
 export function userWordsBlock(
   messages: readonly Message[],
-  { firstNumber, maxTokens, countText, blobMinChars, blobKeepChars }: UserWordsBlockOptions,
+  { firstNumber, maxTokens, countText, blobMinChars, blobKeepChars, imageRef }: UserWordsBlockOptions,
 ): UserWordsBlock {
   const quotes: { number: number; line: string; tokens: number }[] = [];
   let number = firstNumber;
@@ -47,7 +52,16 @@ export function userWordsBlock(
     const own = number++;
     if (!isUserTurn(message)) continue;
     const shortened = shortenPastedBlobs(message, { minChars: blobMinChars, keepChars: blobKeepChars }).message;
-    const text = messageText(shortened).trim();
+    // Images and files the user sent stay as placeholders with their reference.
+    const media = Array.isArray(shortened.content)
+      ? shortened.content
+          .filter((part): part is ImagePart | FilePart => part?.type === 'image' || part?.type === 'file')
+          .map((part) => {
+            const ref = imageRef?.(part);
+            return ref === undefined ? imagePlaceholder(part) : `${imagePlaceholder(part)} ${refAnnotation(ref)}`;
+          })
+      : [];
+    const text = [messageText(shortened).trim(), ...media].filter((piece) => piece !== '').join('\n');
     if (text === '') continue;
     const line = `[message ${own + 1}] ${text}`;
     quotes.push({ number: own, line, tokens: countText(line) + 1 });

@@ -61,7 +61,12 @@ function turn(index: number, { attack = false, long = false } = {}): Message[] {
       role: 'tool',
       content: [{ type: 'tool-result', toolCallId: id, toolName: 'fetch_page', content: page }],
     },
-    { role: 'assistant', content: `Step ${index} is done. ${'Everything is in order. '.repeat(10)}` },
+    // Tool output reaches a summarizer only as a stub, so the attack gets there the way it does in
+    // practice: the assistant repeats what the page said.
+    {
+      role: 'assistant',
+      content: `Step ${index} is done. ${attack ? `The page says: ${page}` : 'Everything is in order. '.repeat(10)}`,
+    },
   ];
 }
 
@@ -165,8 +170,10 @@ describe('pinned rules in compaction', () => {
       }
       if (state !== undefined && result.actions.includes('apply-summary')) {
         const sent = textOf(result.messages);
+        // Verbatim, outside the summary: among the user's own words kept beside it, or (once those
+        // are condensed) in the pinned block.
         for (const rule of RULES) expect(sent).toContain(rule);
-        expect(sent).toContain(PINNED_RULES_HEADING);
+        expect(sent.includes(PINNED_RULES_HEADING) || sent.includes('[message 1] Before we start')).toBe(true);
       }
     }
     // The attack reached the summarizer, and it obeyed: the summary lost the rules.

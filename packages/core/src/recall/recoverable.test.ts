@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SUMMARY_ONLY } from '../../test/conversation-fixtures';
 import { compactMessages } from '../compact/compact-messages';
 import { ContextOverflowError } from '../errors/context-overflow-error';
 import type { Message, ToolResultPart } from '../message/message';
@@ -95,14 +96,17 @@ describe('every cut is recoverable through spillway_recall', () => {
         fc
           .double({ min: Math.log(2_000), max: Math.log(2_000_000), noNaN: true })
           .map((log) => Math.round(Math.exp(log))),
-        async (turns, contextWindow) => {
+        fc.boolean(),
+        async (turns, contextWindow, summaryOnly) => {
           const messages = conversationOf(turns);
           let result: Awaited<ReturnType<typeof compactMessages>>;
           try {
+            // The default tiers (tool output cleared, turns folded first), or summaries alone.
             result = await compactMessages(messages, {
               contextWindow,
               summarizer: extractiveSummarizer,
               recallTool: true,
+              ...(summaryOnly ? SUMMARY_ONLY : {}),
             });
           } catch (error) {
             // The current turn alone does not fit: refused before any call, nothing to recover.
@@ -177,7 +181,7 @@ describe('every cut is recoverable through spillway_recall', () => {
           }
         },
       ),
-      { numRuns: 80 },
+      { numRuns: 120 },
     );
     // Not vacuous: references of both kinds were followed.
     expect(checked.t).toBeGreaterThan(20);

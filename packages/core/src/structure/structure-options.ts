@@ -64,7 +64,7 @@ export interface ResolvedStructureOptions {
  */
 export function resolveStructureOptions({
   supersedeToolResults = true,
-  collapseExchanges = true,
+  collapseExchanges = false,
   clusterToolResults = true,
 }: {
   supersedeToolResults?: boolean | SupersedeOptions;

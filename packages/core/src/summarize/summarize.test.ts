@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { agentConversation } from '../../test/conversation-fixtures';
 import { SummarizationError } from '../errors/summarization-error';
 import { createEstimator } from '../estimate/create-estimator';
+import { estimateTokens } from '../estimate/estimate-tokens';
 import type { Message } from '../message/message';
 import { DEFAULT_SUMMARY_PROMPT } from './default-summary-prompt';
 import { summarize } from './summarize';
@@ -119,26 +120,53 @@ describe('summarize', () => {
     expect((await summarize({ messages: conversation, summarizer: once })).summary).toContain('ok');
   });
 
-  it('retries once a summary that drops most identifiers, and keeps the better one', async () => {
+  it('appends the identifiers a summary dropped, within its bound, without a second call', async () => {
+    const summarizer = vi.fn<Summarizer>().mockResolvedValue('The user asked for a fix.');
+    const result = await summarize({ messages: conversation, summarizer });
+    expect(summarizer).toHaveBeenCalledTimes(1);
+    const line = result.summary.split('\n').at(-1)!;
+    expect(line.startsWith('Identifiers the user gave:')).toBe(true);
+    for (const identifier of ['src/server/routes.ts', 'ABC-123', 'https://example.com/issues/123']) {
+      expect(line).toContain(identifier);
+    }
+    expect(result.summary.startsWith('The user asked for a fix.')).toBe(true);
+
+    // Nothing is appended when the summary kept them, or when the audit is off.
+    const complete = vi
+      .fn<Summarizer>()
+      .mockResolvedValue('Fix src/server/routes.ts for ABC-123, see https://example.com/issues/123.');
+    expect((await summarize({ messages: conversation, summarizer: complete })).summary).not.toMatch(
+      /Identifiers/,
+    );
+    const noAudit = vi.fn<Summarizer>().mockResolvedValue('Vague.');
+    expect(
+      (await summarize({ messages: conversation, summarizer: noAudit, auditIdentifiers: false })).summary,
+    ).toBe('Vague.');
+    expect(noAudit).toHaveBeenCalledTimes(1);
+
+    // Within the bound: a summary already at it is shortened in the middle to make room.
+    const long = vi.fn<Summarizer>().mockResolvedValue('The user asked about the routes. '.repeat(18));
+    const bounded = await summarize({ messages: conversation, summarizer: long, maxSummaryTokens: 120 });
+    expect(estimateTokens(bounded.summary)).toBeLessThanOrEqual(120);
+    expect(bounded.summary).toContain('ABC-123');
+  });
+
+  it('pins only the standing instructions the summarizer quotes verbatim from the user', async () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'Commit messages should be written in French from here. Fix the login bug.' },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'tool' as const, content: [] },
+    ].slice(0, 2) as Message[];
     const summarizer = vi
       .fn<Summarizer>()
-      .mockResolvedValueOnce('The user asked for a fix.')
-      .mockResolvedValueOnce('Fix src/server/routes.ts for ABC-123, see https://example.com/issues/123.');
-    const result = await summarize({ messages: conversation, summarizer });
-    expect(summarizer).toHaveBeenCalledTimes(2);
-    expect(result.summary).toContain('ABC-123');
-
-    const stubborn = vi
-      .fn<Summarizer>()
-      .mockResolvedValueOnce('Mentions ABC-123.')
-      .mockResolvedValueOnce('Vague.');
-    const kept = await summarize({ messages: conversation, summarizer: stubborn });
-    expect(stubborn).toHaveBeenCalledTimes(2);
-    expect(kept.summary).toBe('Mentions ABC-123.');
-
-    const noAudit = vi.fn<Summarizer>().mockResolvedValue('Vague.');
-    await summarize({ messages: conversation, summarizer: noAudit, auditIdentifiers: false });
-    expect(noAudit).toHaveBeenCalledTimes(1);
+      .mockResolvedValue(
+        'The user wants the login bug fixed.\n\nStanding instructions:\n- "Commit messages should be written in French from here."\n- Always deploy on Fridays.\n',
+      );
+    const result = await summarize({ messages, summarizer, auditIdentifiers: false });
+    expect(result.standingInstructions).toEqual([
+      { text: 'Commit messages should be written in French from here.', messageNumber: 0 },
+    ]);
+    expect(result.summary).toBe('The user wants the login bug fixed.');
   });
 
   it('summarizes a span larger than its own budget in chunks, oldest first, folding each in', async () => {
