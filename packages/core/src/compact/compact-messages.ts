@@ -35,6 +35,14 @@ export interface CompactRequestOptions {
    */
   overflowAttempt?: number;
   /**
+   * On an overflow retry: the raw estimate (`estimatedTokens`) of the request the provider just
+   * rejected. Each retry then aims under that share of it (80%, 60%, 40%, 25%), whatever the window
+   * says — the provider counts differently or the window is smaller than known — so every retry is
+   * really smaller, down to the current turn alone. The compactor passes it.
+   * @default undefined (the shares of the compact threshold)
+   */
+  rejectedTokens?: number;
+  /**
    * Summarize now when over the compact threshold. The compactor turns this off while a summary of
    * the same conversation is being made elsewhere; the request is then brought under the threshold
    * without a model.

@@ -532,6 +532,9 @@ export function createCompactor({
               ...(originals === undefined ? {} : { originals }),
               ...(recallTool === undefined ? {} : { recallTool }),
               ...(reductionLevels.has(id) ? { reductionLevel: reductionLevels.get(id)! } : {}),
+              ...(overflowAttempt !== undefined && lastEstimates.has(id)
+                ? { rejectedTokens: lastEstimates.get(id)! }
+                : {}),
             }),
         });
         abortSignal?.throwIfAborted();

@@ -55,6 +55,7 @@ describe('createCompactor with a shared store', () => {
       const summarizer = vi.fn(summary);
       const compactor = createCompactor({
         ...SUMMARY_ONLY,
+        ...SUMMARY_ONLY,
         store: brokenStore(mode),
         summarizer,
         storeTimeoutMs: 20,
@@ -107,6 +108,7 @@ describe('createCompactor with a shared store', () => {
     const summarizer = vi.fn(summary);
     const events: CompactionEvent[] = [];
     const compactor = createCompactor({
+      ...SUMMARY_ONLY,
       store: flaky,
       summarizer,
       ...once,
@@ -128,7 +130,7 @@ describe('createCompactor with a shared store', () => {
     expect((await shared.read('flaky'))?.state).toEqual(after.state);
     expect(events.filter((event) => event.type === 'store-error')).toEqual([]);
     // Another instance sees it.
-    const other = createCompactor({ store: shared, summarizer, ...once });
+    const other = createCompactor({ ...SUMMARY_ONLY, store: shared, summarizer, ...once });
     const next = [...messages, { role: 'user', content: 'next' } as Message];
     const applied = await other.prepare(next, { conversationId: 'flaky', contextWindow });
     expect(applied.actions).toContain('apply-summary');
@@ -150,6 +152,7 @@ describe('createCompactor with a shared store', () => {
     const summarizer = vi.fn(summary);
     const events: CompactionEvent[] = [];
     const compactor = createCompactor({
+      ...SUMMARY_ONLY,
       store: failing,
       summarizer,
       ...once,
@@ -183,7 +186,7 @@ describe('createCompactor with a shared store', () => {
           down ? Promise.reject(new Error('connection lost')) : value.apply(target, args);
       },
     });
-    const compactor = createCompactor({ store: flaky, summarizer, ...once });
+    const compactor = createCompactor({ ...SUMMARY_ONLY, store: flaky, summarizer, ...once });
     const { messages, contextWindow } = overThreshold();
     const running = compactor.prepare(messages, { conversationId: 'mid', contextWindow });
     await vi.waitFor(() => expect(summarizer).toHaveBeenCalled(), { timeout: 20_000 });
@@ -209,6 +212,7 @@ describe('createCompactor with a shared store', () => {
     };
     const events: CompactionEvent[] = [];
     const compactor = createCompactor({
+      ...SUMMARY_ONLY,
       ...SUMMARY_ONLY,
       store,
       summarizer: summary,
@@ -326,6 +330,7 @@ describe('createCompactor with a shared store', () => {
     const { messages, contextWindow } = overThreshold();
     const old = createCompactor({
       ...SUMMARY_ONLY,
+      ...SUMMARY_ONLY,
       store: stalled,
       summarizer: slow,
       lease: { ttlMs: 30 },
@@ -333,6 +338,7 @@ describe('createCompactor with a shared store', () => {
       onEvent: (event) => events.push(event),
     });
     const taker = createCompactor({
+      ...SUMMARY_ONLY,
       ...SUMMARY_ONLY,
       store,
       summarizer: fast,
@@ -366,6 +372,7 @@ describe('createCompactor with a shared store', () => {
     await vi.waitFor(() => expect(stuck).toHaveBeenCalled(), { timeout: 20_000 });
     const waiter = createCompactor({
       ...SUMMARY_ONLY,
+      ...SUMMARY_ONLY,
       store,
       summarizer: summary,
       lease: { pollIntervalMs: 5 },
@@ -388,7 +395,7 @@ describe('createCompactor with a shared store', () => {
   });
 
   it('checks its options', () => {
-    expect(() => createCompactor({ storeTimeoutMs: 0 })).toThrow(/storeTimeoutMs/);
+    expect(() => createCompactor({ ...SUMMARY_ONLY, storeTimeoutMs: 0 })).toThrow(/storeTimeoutMs/);
     expect(() => createCompactor({ lease: { ttlMs: -1 } })).toThrow(/lease.ttlMs/);
     expect(() => createCompactor({ lease: { pollIntervalMs: Number.NaN } })).toThrow(/lease.pollIntervalMs/);
   });

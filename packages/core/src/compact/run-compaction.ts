@@ -74,6 +74,7 @@ export async function runCompaction(
     originals = messages,
     recallTool = false,
     reductionLevel,
+    rejectedTokens,
   }: RunCompactionOptions,
 ): Promise<CompactMessagesResult> {
   recognizeMessages(messages, { conversationId, scope: options.estimator });
@@ -271,8 +272,15 @@ export async function runCompaction(
 
   if (budget === undefined || (window === undefined && mode !== 'summarize')) return finish(draft);
   const toRaw = (tokens: number) => tokens / estimator.calibrationFactor(model);
+  const share = retry === undefined ? 1 : OVERFLOW_TARGET_SHARE[Math.min(retry, 4) - 1]!;
+  // A retry aims under a share of what was rejected too: the provider's count is what matters.
   const target =
-    retry === undefined ? budget.compactTokens : budget.compactTokens * OVERFLOW_TARGET_SHARE[Math.min(retry, 4) - 1]!;
+    retry === undefined
+      ? budget.compactTokens
+      : Math.min(
+          budget.compactTokens * share,
+          rejectedTokens === undefined ? Number.POSITIVE_INFINITY : calibrated(rejectedTokens) * share,
+        );
   const keepGroups = retry === undefined ? undefined : OVERFLOW_KEEP_GROUPS[Math.min(retry, 4) - 1];
   Object.assign(context, {
     targetTokens: toRaw(target),
@@ -356,7 +364,8 @@ export async function runCompaction(
     draft = await stage.run(draft, context);
   }
   const tokens = count(draft);
-  const minimal = draft.summaries.length === 0 && conversationCount(draft.history) === 0;
+  // The smallest request the engine can make (an overflow retry of it would send the same again).
+  const minimal = tokens <= smallestTokens;
   if (tokens <= context.limitTokens) return finish(draft, { minimal });
   throw unfittable(draft, {
     tokens: calibrated(tokens),

@@ -59,6 +59,44 @@ describe('detectRules', () => {
     expect(detectRules(text).rules).toEqual([]);
   });
 
+  it('finds standing instructions phrased without rule words: a lasting policy, or a directive that says it lasts', () => {
+    const rules = [
+      'Keep the API keys out of any file you commit.',
+      'Answer in German from here.',
+      'Stick with yarn for this project.',
+      'The payments table is frozen until the migration ships.',
+      'Customer emails are not to be pasted into tickets.',
+      'Every pull request needs a linked issue.',
+      "I'd like all dates in ISO format.",
+      'Use snake_case for every column you add.',
+      'Ping me on anything that touches the billing cron.',
+      'Leave the vendor folder alone unless I ask.',
+      'Release notes go through Dana, no exceptions.',
+      'Invoices are always rounded to the cent.',
+    ];
+    for (const rule of rules) expect(detectRules(rule).rules, rule).toEqual([rule]);
+  });
+
+  it('leaves one-off requests and descriptions alone, even with every / all / should', () => {
+    const ordinary = [
+      'Run all the tests.',
+      'Check every file in src/ for the old import.',
+      'Add a test for every branch of that switch.',
+      'Write the migration for all three tables.',
+      'Every test passed this time.',
+      'All the builds are red.',
+      'The payment service is frozen in time, funny.',
+      'You should look at the retry logic.',
+      'We should probably move this to a worker at some point.',
+      'I want to understand why the cache misses.',
+      'Use the staging database to reproduce this.',
+      'Keep going.',
+      "You can't really test this locally.",
+      'Stick the config in the README for now.',
+    ];
+    for (const sentence of ordinary) expect(detectRules(sentence).rules, sentence).toEqual([]);
+  });
+
   it('finds revocations', () => {
     expect(detectRules('OK. You may now run migrations against the prod database.').revocations).toEqual([
       'You may now run migrations against the prod database.',

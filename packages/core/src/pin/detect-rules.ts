@@ -66,7 +66,7 @@ const CONTAINS = new RegExp(
     '\\byou must\\b',
     '\\byou (?:should|shall|have to|need to) (?:always|never)\\b',
     '\\byou (?:may|must|should|shall|can) not\\b',
-    "\\byou (?:mustn'?t|shouldn'?t|can'?t|cannot)\\b(?! (?:see|find|know|tell)\\b)",
+    "\\byou (?:mustn'?t|shouldn'?t|can'?t|cannot)\\b(?! (?:see|find|know|tell|really|actually|easily|simply|just|quite|even|always)\\b)",
     "\\byou(?:'re| are) not (?:allowed|permitted|supposed) to\\b",
     '\\bnever,? ever\\b',
     '\\b(?:is|are) (?:strictly |absolutely )?(?:forbidden|prohibited|not allowed|not permitted|off[- ]limits)\\b',
@@ -76,6 +76,76 @@ const CONTAINS = new RegExp(
   ].join('|'),
   'i',
 );
+
+/**
+ * Constructs that state a standing rule by themselves: a policy that lasts ("… is not to be shared",
+ * "keep it that way", "no exceptions", "until further notice"), or an instruction to keep something
+ * out of, away from or within something ("keep customer names out of the logs", "stick to pnpm",
+ * "secrets stay out of your answers").
+ */
+const STANDING = new RegExp(
+  [
+    '\\b(?:is|are) (?:not )?to be (?:\\w+ed|\\w+en|shared|kept|used|run|made|sent|done|left|put|written|shown)\\b',
+    '\\bno exceptions?\\b',
+    '\\bkeep (?:it|them|things) (?:that way|like that|as (?:is|they are))\\b',
+    '\\buntil (?:further notice|I say otherwise|we say otherwise|I tell you otherwise)\\b',
+    '\\b(?:keep|keeps|kept)\\b[^.;!?]{1,80}?\\b(?:out of|away from|off)\\b',
+    '\\b(?:stay|stays|remain|remains) (?:well )?(?:out of|away from|clear of|off)\\b',
+    '\\bstick (?:to|with)\\b',
+    '\\b(?:is|are) (?:strictly |still )?(?:frozen|locked) (?:until|for now|for the time being|indefinitely)\\b',
+    '\\b(?:is|are) (?:strictly |still )?(?:read-only|hands-off|untouchable)\\b',
+    '\\b(?:is|are|gets?|get) (?:always|never)\\b',
+  ].join('|'),
+  'i',
+);
+
+/**
+ * Where a sentence says it holds beyond the moment: from now on, for the rest of the session, in
+ * this repository, unless I ask, until something lands, every time, for every X you write, for
+ * anything that touches Y.
+ */
+const SCOPE = new RegExp(
+  [
+    '\\bfrom (?:now|here|today|this point)(?: on| onwards?)?\\b',
+    '\\b(?:going|moving) forward\\b',
+    '\\bhenceforth\\b',
+    '\\bfor the rest of\\b',
+    '\\b(?:every|each|any) time\\b',
+    '\\b(?:whenever|wherever)\\b',
+    '\\bunless (?:I|we|you|someone)\\b',
+    '\\buntil (?:the \\w+(?: \\w+)? (?:lands|ends|ships|is (?:done|over|merged|finished))|further|I|we)\\b',
+    '\\bin (?:this|the|our) (?:repo|repository|project|codebase|code base|team|conversation|chat|session)\\b',
+    // a habit: every X you write, anything that touches Y, anything package-related
+    '\\b(?:every|each|any|all)\\b[^.;!?]{0,40}\\b(?:you|we) (?:write|add|make|create|open|send|produce|touch|use|run|give|deploy|commit|push|generate|answer|reply|print|log)\\b',
+    '\\b(?:anything|everything) (?:that|which|related|to do with)\\b|\\b(?:anything|everything) [\\w-]+-related\\b',
+    '\\b(?:in|for|to) (?:any|every|all) (?:output|answers?|replies|responses|commits?)\\b',
+  ].join('|'),
+  'i',
+);
+
+/** Quantifiers that make a wish or an obligation a standing one ("all code comments in English"). */
+const QUANTIFIED = /\b(?:every|each|all|any|anything|everything)\b/i;
+
+/**
+ * How a user directs the assistant: an imperative verb first or `let's`; or (stronger, enough with a
+ * quantifier) a modal of obligation, a wish for how things are done, a rule of the form "every X
+ * gets / needs …", "X are shown in Y", "that is the order …".
+ */
+const IMPERATIVE =
+  /^(?:let'?s |let us )?(?:use|keep|stay|stick|tag|cc|ping|avoid|prefer|write|answer|reply|respond|put|add|include|leave|send|ask|check|run|format|name|call|mention|cite|quote|show|log|print|commit|push|deploy|test|document|comment|mark|label|route|store|save|treat|default|pin|lock|wrap|sign|review|squash|rebase|branch|prefix|suffix|end|start|begin|open|close|report|notify|flag|cap|limit|round|convert|express|spell|refer|address|reference|stage|merge|release|ship|bump|version|translate|respect|follow|obey|honor|honour|remember)\b/i;
+const OBLIGATION = new RegExp(
+  [
+    '\\b(?:should|must|shall|ought to|needs? to|has to|have to)\\b',
+    "\\b(?:I'?d like|I would like|I want|I prefer|I'?d prefer|I expect|we want|we prefer|we expect)\\b(?! to (?:know|understand|see|look|check|ask))",
+    '^(?:every|each|all|any) (?:new |single )?[\\w-]+(?: [\\w-]+)? (?:gets?|needs?|requires?|must|should|has to|have to|goes|go|is to|are to)\\b',
+    '\\b(?:is|are) (?:always |only )?(?:shown|written|kept|given|formatted|named|stored|logged|reported|quoted|expressed|rounded|sent|done)\\b',
+    '\\bthat is the (?:order|rule|way|process|convention|policy)\\b',
+  ].join('|'),
+  'i',
+);
+
+/** Words that make a sentence a musing rather than an instruction. */
+const HEDGE = /\b(?:probably|maybe|perhaps|at some point|I think|I guess|I wonder|sadly|apparently|I suppose|might|could we|would be nice)\b/i;
 
 const REVOKES = new RegExp(
   [
@@ -129,7 +199,21 @@ export function detectRules(text: string): DetectedRules {
       continue;
     }
     const body = sentence.replace(FILLER, '');
-    if (STARTS.test(body) || STARTS.test(afterLeadIn(body)) || CONTAINS.test(sentence)) rules.push(sentence);
+    const lead = afterLeadIn(body);
+    if (STARTS.test(body) || STARTS.test(lead) || CONTAINS.test(sentence)) {
+      rules.push(sentence);
+      continue;
+    }
+    if (HEDGE.test(sentence)) continue;
+    const imperative = IMPERATIVE.test(body) || IMPERATIVE.test(lead);
+    const obliges = OBLIGATION.test(body) || OBLIGATION.test(lead);
+    if (
+      STANDING.test(sentence) ||
+      ((imperative || obliges) && SCOPE.test(sentence)) ||
+      (obliges && QUANTIFIED.test(sentence))
+    ) {
+      rules.push(sentence);
+    }
   }
   return { rules, revocations };
 }

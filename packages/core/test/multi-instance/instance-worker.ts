@@ -14,7 +14,7 @@
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { type CompactionEvent, type CompactionStore, createCompactor, type Message } from '../../src/index';
-import { agentConversation } from '../conversation-fixtures';
+import { agentConversation, SUMMARY_ONLY } from '../conversation-fixtures';
 
 const env = (name: string, fallback?: string) => {
   const value = process.env[name] ?? fallback;
@@ -32,7 +32,9 @@ const storeModule = (await import(env('STORE_MODULE'))) as {
 const { store, close } = await storeModule.createStore();
 
 const events: CompactionEvent[] = [];
+// Only a summary can make room (the tool output is not cleared): the scenarios are about the lease.
 const compactor = createCompactor({
+  ...SUMMARY_ONLY,
   store,
   contextWindow,
   auditIdentifiers: false,

@@ -10,7 +10,7 @@ import {
   isVersionedStore,
   type VersionedCompactionStore,
 } from '../../src/index';
-import { agentConversation } from '../conversation-fixtures';
+import { agentConversation, SUMMARY_ONLY } from '../conversation-fixtures';
 import { createRunLog, type Instance, type PrepareReply, startInstance } from './multi-instance';
 
 /** What a backend gives the scenarios. */
@@ -53,6 +53,7 @@ async function nextCrossing(
   const stored = await store.read(id);
   for (let turns = TURNS + 1; turns < TURNS + 80; turns++) {
     const result = await compactMessages(agentConversation({ turns, toolResultChars: 3000 }), {
+      ...SUMMARY_ONLY,
       state: stored?.state,
       contextWindow,
       auditIdentifiers: false,
