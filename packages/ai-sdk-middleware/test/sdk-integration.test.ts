@@ -240,6 +240,11 @@ describe.each(sdks)('$name with the real SDK', (sdk) => {
       call('s1', 'save_doc', { path: 'notes/plan.md', text: '- one step' }),
       result('s1', 'save_doc', 'saved'),
       { role: 'assistant' as const, content: 'Saved.' },
+      // More output after the save: the history is cleared past it, so the save counts.
+      { role: 'user' as const, content: 'Open the old plan too.' },
+      call('o2', 'open_doc', { path: 'notes/old-plan.md' }),
+      result('o2', 'open_doc', doc.replaceAll('plan', 'old plan')),
+      { role: 'assistant' as const, content: 'It is the same plan.' },
       ...Array.from({ length: 6 }, (_, turn) => [
         { role: 'user' as const, content: `Question ${turn}?` },
         { role: 'assistant' as const, content: `Answer ${turn}.` },

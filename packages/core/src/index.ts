@@ -21,16 +21,16 @@ export type {
 } from './compact/compaction-event';
 export { CONTINUATION_TEXT, type SummaryPlacement, stateMatches } from './compact/compaction-layout';
 export type { CompactionOptions, CompactionThresholds } from './compact/compaction-options';
+export type {
+  AfterResponseOptions,
+  CompactOptions,
+  Compactor,
+  CompactorOptions,
+  PrepareOptions,
+  PrepareResult,
+} from './compact/compactor';
 export { deriveConversationId } from './compact/conversation-id';
-export {
-  type AfterResponseOptions,
-  type CompactOptions,
-  type Compactor,
-  type CompactorOptions,
-  createCompactor,
-  type PrepareOptions,
-  type PrepareResult,
-} from './compact/create-compactor';
+export { createCompactor } from './compact/create-compactor';
 export { currentTurnStart } from './compact/current-turn';
 export type { LeaseOptions } from './compact/distributed-flight';
 export { hashMessages } from './compact/hash-messages';

@@ -57,4 +57,3 @@ function withAnnouncement(message: Message): Message | undefined {
   }
   return undefined;
 }
-

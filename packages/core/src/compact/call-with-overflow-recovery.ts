@@ -2,7 +2,7 @@ import { ContextOverflowError } from '../errors/context-overflow-error';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import { isContextOverflowError } from '../errors/is-context-overflow-error';
 import type { Message } from '../message/message';
-import type { Compactor, PrepareOptions, PrepareResult } from './create-compactor';
+import type { Compactor, PrepareOptions, PrepareResult } from './compactor';
 
 /** Options of {@link callWithOverflowRecovery}. */
 export interface CallWithOverflowRecoveryOptions<Result = unknown> {
@@ -76,6 +76,8 @@ export async function callWithOverflowRecovery<Result>({
     });
   }
   let prepared = first;
+  // The window as the engine knows it now (a retry may have learned it from the provider's error).
+  let contextWindow = first.contextWindow;
   let lastError: unknown;
   try {
     return { result: await send(prepared, 0), prepared, attempt: 0 };
@@ -110,6 +112,7 @@ export async function callWithOverflowRecovery<Result>({
       onCompactionError?.(error);
       throw lastError;
     }
+    contextWindow = next.contextWindow ?? contextWindow;
     // Sending what was just rejected again would only be rejected again.
     if (next.estimatedTokens >= prepared.estimatedTokens) break;
     prepared = next;
@@ -125,12 +128,10 @@ export async function callWithOverflowRecovery<Result>({
     message:
       `The provider rejected the prompt as too long, and it cannot be made smaller ` +
       `(about ${prepared.tokensAfter.toLocaleString('en-US')} tokens${
-        prepared.contextWindow === undefined
-          ? ''
-          : ` for a window of ${prepared.contextWindow.toLocaleString('en-US')}`
+        contextWindow === undefined ? '' : ` for a window of ${contextWindow.toLocaleString('en-US')}`
       }).`,
     tokenCount: prepared.tokensAfter,
-    ...(prepared.contextWindow === undefined ? {} : { contextWindow: prepared.contextWindow }),
+    ...(contextWindow === undefined ? {} : { contextWindow }),
     cause: lastError,
   });
 }

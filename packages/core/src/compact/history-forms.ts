@@ -53,12 +53,19 @@ export interface FormedMessage {
  *   placeholders, pasted blobs in the user's text are shortened;
  * - `stub`: every tool result becomes a one-line stub (what it was, the identifiers it mentioned, its
  *   reference), images and files become placeholders, pasted blobs are shortened.
- * The user's prose, the assistant's text and tool calls are never changed.
+ * The user's prose, the assistant's text and tool calls are never changed; a result a structural
+ * stage already replaced by a note (`original` tells) keeps its note.
  */
-export function formMessage(message: Message, index: number, form: MessageForm, settings: FormSettings): FormedMessage {
+export function formMessage(
+  message: Message,
+  index: number,
+  form: MessageForm,
+  settings: FormSettings,
+  original: Message = message,
+): FormedMessage {
   const { estimator, marks } = settings;
   const tokensBefore = estimator.countMessage(message);
-  if (form === 'verbatim' || typeof message.content === 'string' && message.role !== 'user') {
+  if (form === 'verbatim' || (typeof message.content === 'string' && message.role !== 'user')) {
     return { message, tokens: tokensBefore, records: [], savings: {} };
   }
   const records: TruncationRecord[] = [];
@@ -97,8 +104,12 @@ export function formMessage(message: Message, index: number, form: MessageForm, 
   } else if (settings.stubResults && Array.isArray(current.content)) {
     const replacements = new Map<number, Message['content'][number] & object>();
     const stubRecords: TruncationRecord[] = [];
+    const given = Array.isArray(message.content) ? message.content : undefined;
+    const originalParts = Array.isArray(original.content) ? original.content : undefined;
     current.content.forEach((part, partIndex) => {
       if (part?.type !== 'tool-result') return;
+      // A note a structural stage wrote (stale, duplicate, near-duplicate) says more than a stub.
+      if (originalParts !== undefined && given?.[partIndex] !== originalParts[partIndex]) return;
       const call = settings.callOf(part.toolCallId);
       const stubbed = stubToolResult(part, {
         ref: marks?.toolResult(part, 0),
@@ -137,6 +148,7 @@ function textLength(content: unknown): number {
   if (typeof content === 'string') return content.length;
   if (!Array.isArray(content)) return 0;
   let length = 0;
-  for (const part of content) if (part?.type === 'text' && typeof part.text === 'string') length += part.text.length;
+  for (const part of content)
+    if (part?.type === 'text' && typeof part.text === 'string') length += part.text.length;
   return length;
 }

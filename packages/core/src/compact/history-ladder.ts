@@ -2,110 +2,24 @@ import type { Message, ToolCallPart, ToolResultPart } from '../message/message';
 import { toolCallsOf } from '../message/message-parts';
 import { safeBoundaries } from '../split/safe-boundaries';
 import { clusterResultsWhere } from '../structure/cluster-tool-results';
-import { collapsedRecord, collapseSpan, collapsibleSpans, exchangeRuns } from '../structure/collapse-exchanges';
+import {
+  collapsedRecord,
+  collapseSpan,
+  collapsibleSpans,
+  exchangeRuns,
+} from '../structure/collapse-exchanges';
 import { foldToolSteps } from '../structure/fold-tool-steps';
-import type { ResolvedStructureOptions } from '../structure/structure-options';
 import { supersedeToolResults } from '../truncate/supersede-tool-results';
 import type { TruncationRecord } from '../truncate/truncation-record';
+import { batchEnds, toolOutputTokens } from './batch-ends';
 import type { CompactionAction } from './compaction-action';
 import { isUserTurn } from './current-turn';
-import { type FormedMessage, type FormSettings, formMessage, type MessageForm } from './history-forms';
-
-/** Settings of {@link historyLadder}. */
-export interface LadderSettings extends Omit<FormSettings, 'callOf'> {
-  /** Raw tokens one clearing step (previews, then stubs) frees at least: the prefix changes rarely. */
-  readonly clearBatchTokens: number;
-  /** Raw tokens one folding step frees at least. */
-  readonly foldBatchTokens: number;
-  /** The structural stages: supersede and cluster where results are reduced, collapse where turns fold. */
-  readonly structure: ResolvedStructureOptions;
-  /** The reference of history messages `start`..`end` (exclusive), for collapsed exchanges. */
-  readonly spanRef: (start: number, end: number) => string | undefined;
-  /**
-   * What a message's forms are remembered under across requests: its content memo (so a fresh,
-   * deserialized copy of an unchanged message costs a lookup), or the message itself.
-   */
-  readonly keyOf: (message: Message) => object;
-  /** The conversation number of each history index (for the cache key of forms that name it). */
-  readonly numberOf: (index: number) => number;
-  /**
-   * Where the forms of this conversation's history are remembered between requests, by the
-   * settings they were made with: a growing history costs one key comparison per message it
-   * already had.
-   */
-  readonly memo?: ((settingsKey: string) => LadderMemo) | undefined;
-}
-
-/** The forms of a conversation's history messages, as an earlier request left them. */
-export interface LadderMemo {
-  keys: object[];
-  numbers: number[];
-  forms: Partial<Record<'preview' | 'stub', FormedMessage & { unchanged: boolean }>>[];
-}
-
-/** Forms of messages, by estimator, by content key, by settings: computed once per content. */
-const FORMS = new WeakMap<object, WeakMap<object, Map<string, FormedMessage & { unchanged: boolean }>>>();
-/**
- * Folded turns, by estimator, by the content key of their first message, by settings and contents;
- * with the messages they were made from (those the fold passes through are swapped for the
- * request's own objects).
- */
-const FOLDS = new WeakMap<
-  object,
-  WeakMap<object, Map<string, { messages: Message[]; tokens: number; members: readonly Message[] }>>
->();
-const keyIds = new WeakMap<object, number>();
-let nextKeyId = 1;
-
-function idOf(key: object): number {
-  let id = keyIds.get(key);
-  if (id === undefined) {
-    id = nextKeyId++;
-    keyIds.set(key, id);
-  }
-  return id;
-}
-
-function cacheFor<Value>(
-  caches: WeakMap<object, WeakMap<object, Map<string, Value>>>,
-  estimator: object,
-  key: object,
-): Map<string, Value> {
-  let byKey = caches.get(estimator);
-  if (byKey === undefined) {
-    byKey = new WeakMap();
-    caches.set(estimator, byKey);
-  }
-  let byHash = byKey.get(key);
-  if (byHash === undefined) {
-    byHash = new Map();
-    byKey.set(key, byHash);
-  }
-  return byHash;
-}
-
-/**
- * How far the history is reduced, as history indexes (each the start of a turn, or the end):
- * turns before `foldTo` have their tool steps folded into one line each; tool results before
- * `stubTo` are stubs; those before `previewTo` previews; the rest is verbatim.
- */
-export interface HistoryLevel {
-  readonly previewTo: number;
-  readonly stubTo: number;
-  readonly foldTo: number;
-}
-
-/** The history at one level. */
-export interface RenderedHistory {
-  readonly level: HistoryLevel;
-  readonly messages: Message[];
-  /** Raw tokens of `messages`. */
-  readonly tokens: number;
-  /** `messageIndex` is the history index (a `folded` or `collapsed` record spans `messageCount`). */
-  readonly records: TruncationRecord[];
-  /** Raw tokens each action took off the history. */
-  readonly savings: Partial<Record<CompactionAction, number>>;
-}
+import { fitLevels } from './fit-levels';
+import type { FormSettings, MessageForm } from './history-forms';
+import { type HistoryLevel, NO_LEVEL, type RenderedHistory } from './history-level';
+import { cacheFor, FOLDS, idOf } from './ladder-caches';
+import { createFormLookup } from './ladder-forms';
+import type { LadderSettings } from './ladder-settings';
 
 /** The reductions of a history, in the order they are taken, and what each level costs. */
 export interface HistoryLadder {
@@ -148,8 +62,7 @@ export interface HistoryLadder {
   ): RenderedHistory & { fits: boolean };
 }
 
-const NO_LEVEL: HistoryLevel = { previewTo: 0, stubTo: 0, foldTo: 0 };
-
+export type { RenderedHistory } from './history-level';
 /**
  * The ladder of reductions that need no model, over the history (everything before the current
  * turn), oldest first and in batches: first tool results (a batch at a time becomes previews, the
@@ -158,6 +71,8 @@ const NO_LEVEL: HistoryLevel = { previewTo: 0, stubTo: 0, foldTo: 0 };
  * from the start of the history: they depend on the old messages alone, so they stay where they
  * are as the conversation grows, and the request's prefix changes only when a level is passed.
  */
+export type { LadderSettings } from './ladder-settings';
+
 export function historyLadder(history: readonly Message[], settings: LadderSettings): HistoryLadder {
   const { estimator } = settings;
   const end = history.length;
@@ -169,57 +84,7 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   for (let index = 1; index < end; index++) {
     if (safe[index] && isUserTurn(history[index]!)) turnStarts.push(index);
   }
-  const settingsKey = [
-    settings.previewMinChars,
-    settings.previewKeepChars,
-    settings.blobMinChars,
-    settings.blobKeepChars,
-    settings.imagePlaceholders,
-    settings.stubResults,
-    settings.marks?.key ?? '-',
-  ].join('|');
-  // What earlier requests of this conversation computed for the same messages (see `LadderMemo`):
-  // valid up to the first message whose content key or number differs.
-  const memo = settings.memo?.(settingsKey);
-  const keys = history.map((message) => settings.keyOf(message));
-  if (memo !== undefined) {
-    let valid = 0;
-    while (valid < memo.keys.length && valid < end && memo.keys[valid] === keys[valid] && memo.numbers[valid] === settings.numberOf(valid)) valid++;
-    memo.keys.length = valid;
-    memo.numbers.length = valid;
-    memo.forms.length = valid;
-    for (let index = valid; index < end; index++) {
-      memo.keys.push(keys[index]!);
-      memo.numbers.push(settings.numberOf(index));
-      memo.forms.push({});
-    }
-  }
-  const variants = new Map<string, FormedMessage>();
-  const formOf = (index: number, form: MessageForm, message = history[index]!): FormedMessage => {
-    if (form === 'verbatim') return { message, tokens: estimator.countMessage(message), records: [], savings: {} };
-    const own = message === history[index];
-    const remembered = own ? memo?.forms[index]?.[form] : undefined;
-    if (remembered !== undefined) return remembered.unchanged ? { ...remembered, message } : remembered;
-    // A message the structural stages changed (a result replaced by a note) is remembered under the
-    // original's key and the notes it carries.
-    const variant = own ? '' : `|${variantOf(message, history[index]!)}`;
-    const local = `${form}:${index}${variant}`;
-    let formed = variants.get(local);
-    if (formed !== undefined) return formed;
-    const cache = cacheFor(FORMS, estimator, keys[index]!);
-    const key = `${form}|${settingsKey}|${settings.numberOf(index)}${variant}`;
-    let known = cache.get(key);
-    if (known === undefined) {
-      const made = formMessage(message, index, form, formSettings);
-      known = { ...made, unchanged: made.message === message };
-      cache.set(key, known);
-    }
-    if (own && memo !== undefined) memo.forms[index]![form] = known;
-    // A message the form leaves as it is goes out as this request's own object.
-    formed = known.unchanged ? { ...known, message } : known;
-    variants.set(local, formed);
-    return formed;
-  };
+  const { settingsKey, formOf } = createFormLookup(history, settings, formSettings);
   const prefix = (form: MessageForm) => {
     const sums = [0];
     for (let index = 0; index < end; index++) sums.push(sums[index]! + formOf(index, form).tokens);
@@ -236,7 +101,9 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   // cheap, and the same whatever the forms make of it.
   const clearable = history.map(toolOutputTokens);
   const clearBounds = batchEnds(
-    turnStarts.map((start, turn) => clearable.slice(start, turnEnd(turn)).reduce((sum, tokens) => sum + tokens, 0)),
+    turnStarts.map((start, turn) =>
+      clearable.slice(start, turnEnd(turn)).reduce((sum, tokens) => sum + tokens, 0),
+    ),
     turnEnd,
     settings.clearBatchTokens,
   );
@@ -250,7 +117,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   const originals = new Map<string, ToolResultPart>();
   for (const message of history) {
     if (!Array.isArray(message.content)) continue;
-    for (const part of message.content) if (part?.type === 'tool-result') originals.set(part.toolCallId, part);
+    for (const part of message.content)
+      if (part?.type === 'tool-result') originals.set(part.toolCallId, part);
   }
   const refOf = (result: ToolResultPart) =>
     settings.marks?.toolResult(originals.get(result.toolCallId) ?? result, 0);
@@ -269,8 +137,13 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
         known = { messages, tokens: estimator.countMessages(messages) };
         cache.set(key, { ...known, members: stubs });
       } else {
-        const own = new Map(cached.members.map((member, offset) => [member, formOf(from + offset, 'stub').message]));
-        known = { messages: cached.messages.map((message) => own.get(message) ?? message), tokens: cached.tokens };
+        const own = new Map(
+          cached.members.map((member, offset) => [member, formOf(from + offset, 'stub').message]),
+        );
+        known = {
+          messages: cached.messages.map((message) => own.get(message) ?? message),
+          tokens: cached.tokens,
+        };
       }
       folded.set(turn, known);
     }
@@ -283,7 +156,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     if (to === 0) return 0;
     if (foldSums === undefined) {
       foldSums = [0];
-      turnStarts.forEach((_, turn) => foldSums!.push(foldSums![turn]! + foldOf(turn).tokens));
+      for (let turn = 0; turn < turnStarts.length; turn++)
+        foldSums.push(foldSums[turn]! + foldOf(turn).tokens);
     }
     return foldSums[turnIndex.get(to) ?? turnStarts.length]!;
   };
@@ -302,7 +176,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     // with every turn, so they are taken only when nothing steadier fits.
     const deepestFold = levels.at(-1)!.foldTo;
     levels.push({ previewTo: end, stubTo: end, foldTo: deepestFold });
-    for (const bound of foldBounds) if (bound > deepestFold) levels.push({ previewTo: end, stubTo: end, foldTo: bound });
+    for (const bound of foldBounds)
+      if (bound > deepestFold) levels.push({ previewTo: end, stubTo: end, foldTo: bound });
     if (levels.at(-1)!.foldTo < end) levels.push({ previewTo: end, stubTo: end, foldTo: end });
   } else if (end > 0) {
     steadyLevelCount = levels.length;
@@ -340,7 +215,10 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     let reduced = history.slice(0, level.previewTo);
     const { supersede, cluster, collapse } = settings.structure;
     const replaced = new Set<string>();
-    const structural = (action: CompactionAction, result: { messages: Message[]; records: TruncationRecord[] }) => {
+    const structural = (
+      action: CompactionAction,
+      result: { messages: Message[]; records: TruncationRecord[] },
+    ) => {
       result.messages.forEach((message, index) => {
         if (message !== reduced[index] && index >= level.foldTo) {
           save(action, estimator.countMessage(reduced[index]!) - estimator.countMessage(message));
@@ -350,24 +228,44 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       reduced = result.messages;
     };
     if (supersede !== false) {
-      const result = supersedeToolResults(reduced, { ...supersede, before: level.previewTo, ...marksOf(settings) });
-      for (const record of result.records) if (record.toolCallId !== undefined) replaced.add(record.toolCallId);
+      const result = supersedeToolResults(reduced, {
+        ...supersede,
+        before: level.previewTo,
+        ...marksOf(settings),
+      });
+      for (const record of result.records)
+        if (record.toolCallId !== undefined) replaced.add(record.toolCallId);
       structural('supersede-tool-results', result);
     }
     if (cluster !== false && level.stubTo < level.previewTo) {
       // Representatives may be older (stubbed later); what matters is the diff the newer ones keep.
       const intact = (result: ToolResultPart) => !replaced.has(result.toolCallId);
-      structural('cluster-tool-results', clusterResultsWhere(reduced, { ...cluster, before: level.previewTo }, intact));
+      structural(
+        'cluster-tool-results',
+        clusterResultsWhere(reduced, { ...cluster, before: level.previewTo }, intact),
+      );
     }
     const messages: Message[] = [];
     // Folded turns (collapse first: runs of short exchanges become one quoting message).
     const spans =
       collapse === false || level.foldTo === 0
         ? []
-        : collapsibleSpans(history, exchangeRuns(history, collapse.maxChars), level.foldTo, collapse.minExchanges)
+        : collapsibleSpans(
+            history,
+            exchangeRuns(history, collapse.maxChars),
+            level.foldTo,
+            collapse.minExchanges,
+          )
             .map((span) => {
-              const message = collapseSpan(history, span, collapse.assistantChars, settings.spanRef(span.start, span.end));
-              const saved = estimator.countMessages(history.slice(span.start, span.end)) - estimator.countMessage(message);
+              const message = collapseSpan(
+                history,
+                span,
+                collapse.assistantChars,
+                settings.spanRef(span.start, span.end),
+              );
+              const saved =
+                estimator.countMessages(history.slice(span.start, span.end)) -
+                estimator.countMessage(message);
               return { span, message, saved };
             })
             .filter(({ saved }) => saved > 0);
@@ -390,7 +288,13 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       const fold = foldOf(turn);
       messages.push(...fold.messages);
       save('fold-tool-steps', range('verbatim', from, to) - fold.tokens);
-      records.push({ kind: 'folded', messageIndex: from, messageCount: to - from, charsBefore: 0, charsAfter: 0 });
+      records.push({
+        kind: 'folded',
+        messageIndex: from,
+        messageCount: to - from,
+        charsBefore: 0,
+        charsAfter: 0,
+      });
       return to;
     }
     function pushFormed(index: number, form: MessageForm, message = reduced[index] ?? history[index]!) {
@@ -400,8 +304,10 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       for (const record of formed.records) records.push({ ...record, messageIndex: index });
     }
     for (let index = position; index < level.stubTo; index++) pushFormed(index, 'stub');
-    for (let index = Math.max(position, level.stubTo); index < level.previewTo; index++) pushFormed(index, 'preview');
-    for (let index = Math.max(position, level.previewTo); index < end; index++) messages.push(history[index]!);
+    for (let index = Math.max(position, level.stubTo); index < level.previewTo; index++)
+      pushFormed(index, 'preview');
+    for (let index = Math.max(position, level.previewTo); index < end; index++)
+      messages.push(history[index]!);
     return { level, messages, tokens: estimator.countMessages(messages), records, savings };
   };
 
@@ -423,106 +329,26 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
         while (index < end && settings.numberOf(index) < number) index++;
         return index;
       };
-      return { previewTo: indexOf(level.previewTo), stubTo: indexOf(level.stubTo), foldTo: indexOf(level.foldTo) };
+      return {
+        previewTo: indexOf(level.previewTo),
+        stubTo: indexOf(level.stubTo),
+        foldTo: indexOf(level.foldTo),
+      };
     },
     foldedTokensFrom: (from) => foldTokens(end) - foldTokens(from),
-    stubMessages: (from, to) => history.slice(from, to).map((_, offset) => formOf(from + offset, 'stub').message),
+    stubMessages: (from, to) =>
+      history.slice(from, to).map((_, offset) => formOf(from + offset, 'stub').message),
     estimate,
     render,
     fit(room, { through = 'all', atLeast, lowRoom = room } = {}) {
-      const last = through === 'clear' ? clearLevelCount : through === 'steady' ? steadyLevelCount : levels.length;
-      // A level the conversation already reached stays (the prefix never goes back and forth).
-      // A level the conversation already reached stays (the prefix never goes back and forth):
-      // every candidate reduces at least as far as it, zone by zone.
-      const candidates = levels.slice(0, last).map((level) => (atLeast === undefined ? level : atLeastAs(level, atLeast)));
-      const first = (within: number) => candidates.findIndex((level) => estimate(level) <= within);
-      // Stay where the conversation is while it fits; past it, aim low so the next step is far off.
-      // When no level gets that low, the deepest one: the step is as large as it can be made.
-      let index = estimate(candidates[0]!) <= room ? 0 : first(lowRoom);
-      if (index === -1) index = candidates.length - 1;
-      const aim = index === 0 ? room : estimate(candidates[index]!) <= lowRoom ? lowRoom : room;
-      let best = render(candidates[index]!);
-      // The structural stages save more than the estimate counts: a level lower may fit already.
+      const last =
+        through === 'clear' ? clearLevelCount : through === 'steady' ? steadyLevelCount : levels.length;
       const structured = settings.structure.supersede !== false || settings.structure.cluster !== false;
-      for (let lower = index - 1; structured && lower >= 1 && best.tokens <= aim; lower--) {
-        const candidate = render(candidates[lower]!);
-        if (candidate.tokens > aim) break;
-        best = candidate;
-      }
-      // References and notes can make a rendering a little larger than its estimate.
-      for (let higher = candidates.indexOf(best.level) + 1; best.tokens > room && higher < last; higher++) {
-        best = render(candidates[higher]!);
-      }
-      return { ...best, fits: best.tokens <= room };
+      return fitLevels(levels.slice(0, last), { estimate, render, structured }, { room, lowRoom, atLeast });
     },
-  };
-}
-
-/**
- * What tells a structurally changed message from its original: the texts of the parts that differ
- * (the notes that replaced results), joined.
- */
-function variantOf(message: Message, original: Message): string {
-  if (!Array.isArray(message.content) || !Array.isArray(original.content)) return 'changed';
-  const notes: string[] = [];
-  message.content.forEach((part, index) => {
-    if (part === original.content[index]) return;
-    notes.push(part?.type === 'tool-result' ? JSON.stringify(part.content) : JSON.stringify(part));
-  });
-  return notes.join('\u0000');
-}
-
-/** Media inside results, in tokens, for sizing batches. */
-const MEDIA_TOKENS = 500;
-
-/** The tool output a message carries, roughly in tokens (results' text at four characters a token, media flat). */
-function toolOutputTokens(message: Message): number {
-  if (!Array.isArray(message.content)) return 0;
-  let tokens = 0;
-  for (const part of message.content) {
-    if (part?.type === 'image' || part?.type === 'file') tokens += MEDIA_TOKENS;
-    if (part?.type !== 'tool-result') continue;
-    if (typeof part.content === 'string') tokens += Math.ceil(part.content.length / 4);
-    else if (Array.isArray(part.content)) {
-      for (const item of part.content) {
-        if (item?.type === 'text') tokens += Math.ceil(item.text.length / 4);
-        else if (item?.type === 'image' || item?.type === 'file') tokens += MEDIA_TOKENS;
-      }
-    }
-  }
-  return tokens;
-}
-
-/** `level`, reducing at least as far as `reached` in every zone. */
-function atLeastAs(level: HistoryLevel, reached: HistoryLevel): HistoryLevel {
-  if (level.previewTo >= reached.previewTo && level.stubTo >= reached.stubTo && level.foldTo >= reached.foldTo) {
-    return level;
-  }
-  return {
-    previewTo: Math.max(level.previewTo, reached.previewTo),
-    stubTo: Math.max(level.stubTo, reached.stubTo),
-    foldTo: Math.max(level.foldTo, reached.foldTo),
   };
 }
 
 function marksOf(settings: LadderSettings) {
   return settings.marks === undefined ? {} : { marks: settings.marks };
-}
-
-/**
- * Batch ends: the end of the turn at which what the turns since the last end save adds up to
- * `batch`. Each end depends on the turns before it alone, so it stays where it is as the
- * conversation grows; the turns after the last end (a batch still filling) have none.
- */
-function batchEnds(savings: readonly number[], turnEnd: (turn: number) => number, batch: number): number[] {
-  const ends: number[] = [];
-  let saved = 0;
-  savings.forEach((value, turn) => {
-    saved += value;
-    if (saved >= batch) {
-      ends.push(turnEnd(turn));
-      saved = 0;
-    }
-  });
-  return ends;
 }

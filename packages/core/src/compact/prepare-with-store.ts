@@ -1,6 +1,6 @@
 import type { CompactionState } from '../store/compaction-state';
 import { claimSummary } from './claim-summary';
-import type { CompactMessagesResult } from './compact-messages';
+import type { CompactMessagesResult } from './compact-messages-types';
 import type { DistributedFlight } from './distributed-flight';
 
 /**

@@ -25,7 +25,14 @@ export interface DraftSettings {
   readonly blobMinChars: number;
   readonly blobKeepChars: number;
   readonly countText: (text: string) => number;
+  readonly countMessages: (messages: readonly Message[]) => number;
 }
+
+/**
+ * The share of a span's own tokens its user words may take beside its summary or note: what
+ * stands in for a span is never larger than the span.
+ */
+export const USER_WORDS_SPAN_SHARE = 0.5;
 
 /** The parts of a draft that stages replace. */
 export interface DraftParts {
@@ -92,7 +99,7 @@ export function createDraft(
     if (block === undefined) {
       block = userWordsBlock(messages, {
         firstNumber: from,
-        maxTokens,
+        maxTokens: Math.min(maxTokens, Math.floor(settings.countMessages(messages) * USER_WORDS_SPAN_SHARE)),
         countText: settings.countText,
         blobMinChars: settings.blobMinChars,
         blobKeepChars: settings.blobKeepChars,
@@ -119,12 +126,20 @@ export function createDraft(
         : undefined;
     const pinnedOf = (current: DraftParts) => {
       if (!current.pinnedBlock || settings.rules === undefined) return undefined;
-      const quoted = new Set([...(coveredWords(current)?.quoted ?? []), ...(droppedWords(current)?.quoted ?? [])]);
-      const carried = settings.rules().filter((rule) => rule.messageNumber < outOfView() && !quoted.has(rule.messageNumber));
+      const quoted = new Set([
+        ...(coveredWords(current)?.quoted ?? []),
+        ...(droppedWords(current)?.quoted ?? []),
+      ]);
+      const carried = settings
+        .rules()
+        .filter((rule) => rule.messageNumber < outOfView() && !quoted.has(rule.messageNumber));
       if (carried.length === 0) return undefined;
       const key = carried.map((rule) => `${rule.messageNumber}:${rule.text.length}`).join(',');
       if (!pinnedBlocks.has(key)) {
-        pinnedBlocks.set(key, pinnedBlock(carried, { maxTokens: settings.pinnedMaxTokens, countText: settings.countText }));
+        pinnedBlocks.set(
+          key,
+          pinnedBlock(carried, { maxTokens: settings.pinnedMaxTokens, countText: settings.countText }),
+        );
       }
       return pinnedBlocks.get(key);
     };
@@ -140,7 +155,11 @@ export function createDraft(
       if (droppedCount === 0) return marker;
       if (!current.noteDetail) return marker;
       const words = droppedWords(current)?.text;
-      return [marker, current.digest === undefined ? undefined : `A brief digest of what they held:\n${current.digest}`, words]
+      return [
+        marker,
+        current.digest === undefined ? undefined : `A brief digest of what they held:\n${current.digest}`,
+        words,
+      ]
         .filter((block) => block !== undefined)
         .join('\n\n');
     };
@@ -165,7 +184,10 @@ export function createDraft(
           note: noteOf(current),
           rest: [...current.history, ...current.turn],
           extras: {
-            span: current.summaries.length > 0 && typeof spanRef === 'string' ? { ref: spanRef, coveredCount } : undefined,
+            span:
+              current.summaries.length > 0 && typeof spanRef === 'string'
+                ? { ref: spanRef, coveredCount }
+                : undefined,
             userWords: coveredWords(current)?.text,
             pinned: pinnedOf(current)?.text,
             announcement: settings.announce ? RECALL_ANNOUNCEMENT : undefined,

@@ -6,8 +6,8 @@ import type { CompactionAction } from './compaction-action';
 import type { CompactionEvent, CompactionReason } from './compaction-event';
 import type { ResolvedCompactionOptions } from './compaction-options';
 import type { HistoryLadder } from './history-ladder';
-import type { RequestBudget } from './request-budget';
 import type { ReductionLevel } from './reduction-level';
+import type { RequestBudget } from './request-budget';
 import type { RequestDraft } from './request-draft';
 
 /**

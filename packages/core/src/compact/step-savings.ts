@@ -25,4 +25,3 @@ export function stepSavings(
   if (summary !== undefined) savings[summary] = Math.round(total - measured);
   return savings;
 }
-

@@ -70,7 +70,8 @@ export async function summarizeSpan({
   // Stacked summaries grow with every compaction; once they and a new one could outgrow the bound
   // together, they are folded into one, as in cumulative mode.
   const stackTokens = previous.length > 0 ? estimator.countText(previous.join('\n\n')) : 0;
-  const stackFull = options.summaryMode === 'stack' && previous.length > 0 && stackTokens * 2 > summaryMaxTokens;
+  const stackFull =
+    options.summaryMode === 'stack' && previous.length > 0 && stackTokens * 2 > summaryMaxTokens;
   const merge = options.summaryMode === 'cumulative' || stackFull;
   const result = await summarize({
     messages: input,

@@ -6,7 +6,8 @@ import { shortenPastedBlobs } from '../truncate/shorten-pasted-blobs';
 import { isUserTurn } from './current-turn';
 
 /** The first line of the block of the user's own words. */
-export const USER_WORDS_HEADING = "The user's own words in that part of the conversation, verbatim (oldest first):";
+export const USER_WORDS_HEADING =
+  "The user's own words in that part of the conversation, verbatim (oldest first):";
 
 /** Options of {@link userWordsBlock}. */
 export interface UserWordsBlockOptions {
@@ -51,14 +52,19 @@ export function userWordsBlock(
     if (message.role === 'system') continue;
     const own = number++;
     if (!isUserTurn(message)) continue;
-    const shortened = shortenPastedBlobs(message, { minChars: blobMinChars, keepChars: blobKeepChars }).message;
+    const shortened = shortenPastedBlobs(message, {
+      minChars: blobMinChars,
+      keepChars: blobKeepChars,
+    }).message;
     // Images and files the user sent stay as placeholders with their reference.
     const media = Array.isArray(shortened.content)
       ? shortened.content
           .filter((part): part is ImagePart | FilePart => part?.type === 'image' || part?.type === 'file')
           .map((part) => {
             const ref = imageRef?.(part);
-            return ref === undefined ? imagePlaceholder(part) : `${imagePlaceholder(part)} ${refAnnotation(ref)}`;
+            return ref === undefined
+              ? imagePlaceholder(part)
+              : `${imagePlaceholder(part)} ${refAnnotation(ref)}`;
           })
       : [];
     const text = [messageText(shortened).trim(), ...media].filter((piece) => piece !== '').join('\n');

@@ -173,7 +173,9 @@ describe('pinned rules in compaction', () => {
         // Verbatim, outside the summary: among the user's own words kept beside it, or (once those
         // are condensed) in the pinned block.
         for (const rule of RULES) expect(sent).toContain(rule);
-        expect(sent.includes(PINNED_RULES_HEADING) || sent.includes('[message 1] Before we start')).toBe(true);
+        expect(sent.includes(PINNED_RULES_HEADING) || sent.includes('[message 1] Before we start')).toBe(
+          true,
+        );
       }
     }
     // The attack reached the summarizer, and it obeyed: the summary lost the rules.

@@ -145,7 +145,8 @@ const OBLIGATION = new RegExp(
 );
 
 /** Words that make a sentence a musing rather than an instruction. */
-const HEDGE = /\b(?:probably|maybe|perhaps|at some point|I think|I guess|I wonder|sadly|apparently|I suppose|might|could we|would be nice)\b/i;
+const HEDGE =
+  /\b(?:probably|maybe|perhaps|at some point|I think|I guess|I wonder|sadly|apparently|I suppose|might|could we|would be nice)\b/i;
 
 const REVOKES = new RegExp(
   [

@@ -25,6 +25,12 @@ export interface CreateRecallMarksOptions {
    * originals, which is what the read-back tool finds.
    */
   originals: readonly Message[];
+  /**
+   * Tells these originals apart from others of the same conversation (part of `key`, which caches
+   * of cut text are keyed by).
+   * @default ''
+   */
+  originalsKey?: string;
 }
 
 /**
@@ -33,7 +39,11 @@ export interface CreateRecallMarksOptions {
  * by their content, spans by the original messages they cover. Lazy: nothing is read or hashed
  * until a cut asks.
  */
-export function createRecallMarks({ scope, originals }: CreateRecallMarksOptions): RecallMarks {
+export function createRecallMarks({
+  scope,
+  originals,
+  originalsKey = '',
+}: CreateRecallMarksOptions): RecallMarks {
   let results: Map<string, ToolResultPart[]> | undefined;
   let conversation: Message[] | undefined;
   const refs = new Map<string, string>();
@@ -53,7 +63,7 @@ export function createRecallMarks({ scope, originals }: CreateRecallMarksOptions
     return results.get(toolCallId) ?? [];
   };
   return {
-    key: scope.key,
+    key: `${scope.key}:${originalsKey}`,
     toolResult(result, textIndex) {
       const current = toolResultTexts(result)[textIndex];
       const candidates = originalsOf(result.toolCallId);

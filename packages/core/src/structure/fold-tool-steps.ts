@@ -28,7 +28,10 @@ export interface FoldToolStepsResult {
  * assistant message. So the turn keeps every word of its dialogue and reads user → assistant, with
  * no tool call left to pair. A turn without tool calls is returned as it was (same objects).
  */
-export function foldToolSteps(turn: readonly Message[], { refOf }: FoldToolStepsOptions = {}): FoldToolStepsResult {
+export function foldToolSteps(
+  turn: readonly Message[],
+  { refOf }: FoldToolStepsOptions = {},
+): FoldToolStepsResult {
   const calls: ToolCallPart[] = [];
   const results = new Map<string, ToolResultPart>();
   for (const message of turn) {
@@ -44,7 +47,9 @@ export function foldToolSteps(turn: readonly Message[], { refOf }: FoldToolSteps
   for (const [id, result] of results) {
     if (!calls.some((call) => call.toolCallId === id)) lines.push(callLine(undefined, result, refOf));
   }
-  const assistantParts: MessagePart[] = [{ type: 'text', text: `${FOLDED_TOOLS_HEADER}\n${lines.join('\n')}]` }];
+  const assistantParts: MessagePart[] = [
+    { type: 'text', text: `${FOLDED_TOOLS_HEADER}\n${lines.join('\n')}]` },
+  ];
   const output: Message[] = [];
   let assistantAt: number | undefined;
   for (const message of turn) {

@@ -121,7 +121,8 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
           // Each latest read is still in the request, unless old turns were folded (a deeper tier:
           // the call stays as one line with its reference).
           if (!result.actions.includes('fold-tool-steps')) {
-            for (const reads of session.fullReads.values()) expect(sent.results.has(reads.at(-1)!)).toBe(true);
+            for (const reads of session.fullReads.values())
+              expect(sent.results.has(reads.at(-1)!)).toBe(true);
           }
         },
       ),
@@ -165,7 +166,11 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
         collapseExchanges: false,
         clusterToolResults: false,
       });
-      for (const action of ['supersede-tool-results', 'collapse-exchanges', 'cluster-tool-results'] as const) {
+      for (const action of [
+        'supersede-tool-results',
+        'collapse-exchanges',
+        'cluster-tool-results',
+      ] as const) {
         expect(none.actions).not.toContain(action);
         expect(none.savings[action]).toBeUndefined();
       }

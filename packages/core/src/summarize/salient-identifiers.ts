@@ -33,7 +33,8 @@ const KINDS: readonly RegExp[] = [
 ];
 
 /** Lines that report something going wrong: their identifiers come first. */
-const SALIENT_LINE = /\b(?:error|errors|fail(?:ed|ure|ing)?|exception|warn(?:ing)?|fatal|panic|denied|refused|timed? ?out|invalid|missing|not found|unexpected|critical|rejected|abort(?:ed)?)\b/i;
+const SALIENT_LINE =
+  /\b(?:error|errors|fail(?:ed|ure|ing)?|exception|warn(?:ing)?|fatal|panic|denied|refused|timed? ?out|invalid|missing|not found|unexpected|critical|rejected|abort(?:ed)?)\b/i;
 
 /**
  * The identifiers a reader of `text` would most want kept when the text itself is cleared: URLs,
@@ -59,7 +60,11 @@ export function salientIdentifiers(
         if (identifier.length < 3 || identifier.length > 120 || seen.has(identifier)) continue;
         if (exclude?.has(identifier)) continue;
         seen.add(identifier);
-        candidates.push({ identifier, rank: (salient ? 0 : KINDS.length) + kind, at: lineStart + match.index });
+        candidates.push({
+          identifier,
+          rank: (salient ? 0 : KINDS.length) + kind,
+          at: lineStart + match.index,
+        });
       }
     });
     lineStart += line.length + 1;

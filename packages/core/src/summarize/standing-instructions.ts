@@ -23,7 +23,10 @@ export function splitStandingInstructions(summary: string): { summary: string; q
     const line = after[index]!.trim();
     if (line === '') {
       if (quotes.length > 0) {
-        rest = after.slice(index + 1).join('\n').trim();
+        rest = after
+          .slice(index + 1)
+          .join('\n')
+          .trim();
         break;
       }
       continue;

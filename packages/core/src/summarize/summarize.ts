@@ -1,17 +1,18 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
-import { SummarizationError } from '../errors/summarization-error';
 import { defaultEstimator } from '../estimate/default-estimator';
 import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
-import { truncateText } from '../truncate/truncate-text';
-import { linkSignals, raceAbort } from './abortable';
-import { DEFAULT_SUMMARY_PROMPT, MEMORY_INSTRUCTIONS } from './default-summary-prompt';
 import { messageText } from '../message/message-parts';
 import type { PinnedQuote } from '../store/compaction-state';
-import { extractIdentifiers } from './extract-identifiers';
+import { truncateText } from '../truncate/truncate-text';
+import { linkSignals } from './abortable';
+import { withIdentifiers } from './append-identifiers';
+import { DEFAULT_SUMMARY_PROMPT, MEMORY_INSTRUCTIONS } from './default-summary-prompt';
+import { fitSummaryToBound } from './fit-summary-to-bound';
 import { type RenderTranscriptOptions, renderMessage } from './render-transcript';
 import { acceptStandingInstructions, splitStandingInstructions } from './standing-instructions';
-import type { Summarizer, SummarizerOutput } from './summarizer';
+import { summarizeChunk } from './summarize-chunk';
+import type { Summarizer } from './summarizer';
 
 /** Options of {@link summarize}. */
 export interface SummarizeOptions {
@@ -98,11 +99,6 @@ export interface SummarizeResult {
 
 /** The seeds' bound on a summary, in tokens (SUMMARY_MAX_TOKENS). */
 export const SUMMARY_MAX_TOKENS = 2_048;
-/** The line that carries the identifiers a summary left out. */
-export const IDENTIFIERS_LINE_PREFIX = 'Identifiers the user gave:';
-/** The most of the bound the identifiers line may take. */
-const IDENTIFIERS_SHARE = 0.25;
-const MEMORY_LINE = /^\s*MEMORY:\s*(.+)$/gm;
 
 /**
  * Summarizes a span of conversation with `summarizer`: renders a transcript, merges it into the
@@ -221,44 +217,6 @@ export async function summarize({
   }
 }
 
-/**
- * How far over its bound a summary may come back and still be used, shortened to the bound: models
- * overshoot a length they are asked for by a few tens of percent, and throwing such a summary away
- * (then dropping the history it covered) loses far more than trimming its middle. Beyond this the
- * summarizer ignored the bound (a transcript echoed back, a runaway answer): a failed attempt.
- */
-const SUMMARY_OVERSHOOT_LIMIT = 2;
-
-/**
- * `summary` within `maxTokens`: itself when it fits; a little over (up to
- * {@link SUMMARY_OVERSHOOT_LIMIT} times the bound), its middle cut (head and tail kept, on line
- * boundaries, with the truncation marker) until it fits; far over, an error.
- */
-function fitSummaryToBound(
-  summary: string,
-  maxTokens: number,
-  estimator: Estimator,
-  overshootLimit = SUMMARY_OVERSHOOT_LIMIT,
-): string | Error {
-  let tokens = estimator.countText(summary);
-  if (tokens <= maxTokens) return summary;
-  if (tokens > maxTokens * overshootLimit) {
-    return new Error(
-      `The summary is about ${tokens} tokens, over ${SUMMARY_OVERSHOOT_LIMIT}× its bound of ${maxTokens}.`,
-    );
-  }
-  let fitted = summary;
-  let maxChars = Math.floor((summary.length * maxTokens) / tokens);
-  for (let attempt = 0; attempt < 8 && tokens > maxTokens; attempt++) {
-    fitted = truncateText(summary, { maxChars: Math.max(0, maxChars), mode: 'head-tail' });
-    tokens = estimator.countText(fitted);
-    maxChars = Math.floor(maxChars * 0.9);
-  }
-  return tokens <= maxTokens && fitted.trim() !== ''
-    ? fitted
-    : new Error(`The summary could not be shortened to its bound of ${maxTokens} tokens.`);
-}
-
 function buildPrompt(previousSummary: string | undefined, transcript: string, maxTokens: number): string {
   const previous = previousSummary
     ? `Previous summary (merge it with the conversation below into one updated summary):\n<previous-summary>\n${previousSummary}\n</previous-summary>\n\n`
@@ -300,74 +258,6 @@ function chunkTranscript(
   return chunks;
 }
 
-interface ChunkOutcome {
-  summary: string;
-  memories: string[];
-  calls: number;
-}
-
-/**
- * One chunk: at most two calls (the retry, only after a failure); blank output or a summary far
- * over its bound is a failure, one a little over is shortened to it (`fitBound`). A call still
- * running when `signal` aborts is abandoned: the caller's abort is rethrown at once; the deadline
- * counts as a failed attempt, and no retry starts after it.
- */
-async function summarizeChunk({
-  call,
-  callerSignal,
-  signal,
-  fitBound,
-}: {
-  call: () => ReturnType<Summarizer>;
-  callerSignal: AbortSignal | undefined;
-  signal: AbortSignal;
-  fitBound: (summary: string) => string | Error;
-}): Promise<ChunkOutcome> {
-  const errors: unknown[] = [];
-  let best: { summary: string; memories: string[] } | undefined;
-  let calls = 0;
-  for (let attempt = 1; attempt <= 2; attempt++) {
-    callerSignal?.throwIfAborted();
-    if (signal.aborted) {
-      if (errors.length === 0) errors.push(signal.reason);
-      break;
-    }
-    calls++;
-    let output: string | SummarizerOutput;
-    try {
-      output = await raceAbort(call(), signal);
-    } catch (error) {
-      callerSignal?.throwIfAborted();
-      errors.push(error);
-      continue;
-    }
-    let { summary, memories } = readOutput(output);
-    if (summary.trim() === '') {
-      errors.push(new Error('The summarizer returned blank text.'));
-      continue;
-    }
-    const fitted = fitBound(summary);
-    if (fitted instanceof Error) {
-      errors.push(fitted);
-      continue;
-    }
-    best = { summary: fitted, memories };
-    break;
-  }
-  if (best === undefined) throw new SummarizationError({ attempts: calls, errors });
-  return { summary: best.summary, memories: best.memories, calls };
-}
-
-function readOutput(output: string | SummarizerOutput): { summary: string; memories: string[] } {
-  if (typeof output === 'string') {
-    const memories = [...output.matchAll(MEMORY_LINE)].map((match) => match[1]!.trim());
-    const summary = memories.length > 0 ? output.replace(MEMORY_LINE, '').trim() : output.trim();
-    return { summary, memories };
-  }
-  if (output == null || typeof output.summary !== 'string') return { summary: '', memories: [] };
-  return { summary: output.summary.trim(), memories: [...(output.memories ?? [])] };
-}
-
 function userTextsOf(messages: readonly Message[]): { number: number; text: string }[] {
   const texts: { number: number; text: string }[] = [];
   let number = 0;
@@ -379,32 +269,4 @@ function userTextsOf(messages: readonly Message[]): { number: number; text: stri
     if (text.trim() !== '') texts.push({ number: own, text });
   }
   return texts;
-}
-
-/**
- * `summary` with the identifiers of the user's words it left out appended on one line, the whole
- * within `maxTokens`: the line takes at most a quarter of the bound (the latest identifiers
- * first), and the summary's middle is shortened to make room when it must.
- */
-function withIdentifiers(
-  summary: string,
-  userTexts: readonly { number: number; text: string }[],
-  maxTokens: number,
-  estimator: Estimator,
-): string {
-  const identifiers = extractIdentifiers(userTexts.map((entry) => entry.text).join('\n'), { limit: 200 });
-  const missing = identifiers.filter((identifier) => !summary.includes(identifier)).reverse();
-  if (missing.length === 0) return summary;
-  const lineBudget = Math.floor(maxTokens * IDENTIFIERS_SHARE);
-  const taken: string[] = [];
-  for (const identifier of missing) {
-    const line = `${IDENTIFIERS_LINE_PREFIX} ${[...taken, identifier].reverse().join(', ')}`;
-    if (estimator.countText(line) > lineBudget) break;
-    taken.push(identifier);
-  }
-  if (taken.length === 0) return summary;
-  const line = `${IDENTIFIERS_LINE_PREFIX} ${taken.reverse().join(', ')}`;
-  const room = maxTokens - estimator.countText(line) - 2;
-  const body = fitSummaryToBound(summary, Math.max(1, room), estimator, Number.POSITIVE_INFINITY);
-  return typeof body === 'string' ? `${body}\n\n${line}` : summary;
 }

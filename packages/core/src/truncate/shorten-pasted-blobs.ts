@@ -49,7 +49,9 @@ export function shortenPastedBlobs(
   };
   if (typeof message.content === 'string') {
     const content = shorten(message.content);
-    return content === message.content ? { message, charsRemoved: 0 } : { message: { ...message, content }, charsRemoved };
+    return content === message.content
+      ? { message, charsRemoved: 0 }
+      : { message: { ...message, content }, charsRemoved };
   }
   let parts: MessagePart[] | undefined;
   message.content.forEach((part, index) => {
@@ -59,7 +61,9 @@ export function shortenPastedBlobs(
     parts ??= message.content.slice() as MessagePart[];
     parts[index] = { ...part, text };
   });
-  return parts === undefined ? { message, charsRemoved: 0 } : { message: { ...message, content: parts }, charsRemoved };
+  return parts === undefined
+    ? { message, charsRemoved: 0 }
+    : { message: { ...message, content: parts }, charsRemoved };
 }
 
 /** The fewest lines a run of non-prose lines needs to count as a blob (fenced blocks always do). */

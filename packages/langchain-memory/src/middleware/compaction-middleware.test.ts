@@ -85,8 +85,8 @@ async function runTurns(
   }
 }
 
-describe('compactionMiddleware in createAgent (60-turn session)', async () => {
-  const session = setup();
+describe('compactionMiddleware in createAgent (60-turn session, summaries only)', async () => {
+  const session = setup(SUMMARIES_ONLY);
   await runTurns(session.agent, 'session', 0, 60);
   const state = await readState(session.agent, 'session');
   const messages = state.values.messages as BaseMessage[];
@@ -143,7 +143,7 @@ describe('compactionMiddleware in createAgent (60-turn session)', async () => {
   });
 
   test('the summary survives a new invoke on the same thread, in a fresh middleware (new process)', async () => {
-    const fresh = setup({}, session.checkpointer);
+    const fresh = setup(SUMMARIES_ONLY, session.checkpointer);
     await runTurns(fresh.agent, 'session', 60, 61);
     const stored = state.values[COMPACTION_STATE_KEY]!;
     const first = fresh.model.calls[0]!.messages;
@@ -154,9 +154,25 @@ describe('compactionMiddleware in createAgent (60-turn session)', async () => {
   });
 });
 
+test('with the default tiers, a 60-turn tool session keeps every word the user wrote, with no summary', async () => {
+  const session = setup();
+  await runTurns(session.agent, 'tiers', 0, 60);
+  const sent = session.model.calls.map((call) => promptTokens(call.messages));
+  expect(Math.max(...sent)).toBeLessThan(WINDOW);
+  expect(session.summaryModel.callCount).toBe(0);
+  const last = session.model.calls
+    .at(-1)!
+    .messages.map((message) => message.text)
+    .join('\n');
+  for (let turn = 0; turn < 60; turn++) expect(last).toContain(userMessage(turn).text);
+  for (const call of session.model.calls) {
+    expect(toolPairsIntact(call.messages.filter((message) => !SystemMessage.isInstance(message)))).toBe(true);
+  }
+});
+
 test('a summarizer that always fails loses nothing: the requests still fit, the state keeps everything', async () => {
   const failing = fakeModel().alwaysThrow(new Error('summarizer is down'));
-  const session = setup({ model: failing });
+  const session = setup({ model: failing, ...SUMMARIES_ONLY });
   await runTurns(session.agent, 'failing', 0, 30);
   const state = await readState(session.agent, 'failing');
   expect(state.values.messages).toHaveLength(30 * 4);
@@ -314,7 +330,7 @@ test('other model errors pass through untouched, without retries', async () => {
 });
 
 test('over the background threshold, the next summary is made after the model call, not before it', async () => {
-  const session = setup({ thresholds: { background: 0.5 }, trigger: { fraction: 0.9 } });
+  const session = setup({ ...SUMMARIES_ONLY, thresholds: { background: 0.5 }, trigger: { fraction: 0.9 } });
   await runTurns(session.agent, 'background', 0, 20);
   const reasons = session.events
     .filter((event) => event.type === 'compaction-end')
@@ -385,7 +401,9 @@ test('tool calls without ids keep their results paired', async () => {
   const agent = createAgent({
     model,
     tools: [createReadFileTool(SEED)],
-    middleware: [compactionMiddleware({ contextWindow: WINDOW, summarizer: extractiveSummarizer })],
+    middleware: [
+      compactionMiddleware({ contextWindow: WINDOW, summarizer: extractiveSummarizer, ...SUMMARIES_ONLY }),
+    ],
     checkpointer: new MemorySaver(),
   });
   await runTurns(agent, 'anonymous', 0, 25);
@@ -515,7 +533,7 @@ test("without model or summarizer, the agent's own model writes the summary, out
   const model = fakeModel();
   for (let index = 0; index < 10; index++) {
     model.respond((messages: BaseMessage[]) =>
-      messages[0]?.text.includes('summar') && messages.length === 2
+      messages[0]?.text.startsWith('You are compacting the earlier part') && messages.length === 2
         ? new AIMessage('SUMMARY: the user asked about topics 0 to 9.')
         : new AIMessage('Here is my answer.'),
     );
@@ -554,7 +572,7 @@ test("summaryPlacement 'user' puts the summary in a leading user message and lea
 });
 
 test('trigger in tokens compacts earlier than the default', async () => {
-  const early = setup({ trigger: { tokens: 6000 }, summarizer: extractiveSummarizer });
+  const early = setup({ ...SUMMARIES_ONLY, trigger: { tokens: 6000 }, summarizer: extractiveSummarizer });
   await runTurns(early.agent, 'early', 0, 10);
   for (const call of early.model.calls) expect(promptTokens(call.messages)).toBeLessThan(6000 / 0.8);
   expect(early.events.some((event) => event.type === 'compaction-end')).toBe(true);
@@ -604,6 +622,14 @@ test('structural stages: supersedeToolResults.tools teaches the middleware your 
     }),
     new ToolMessage({ tool_call_id: 's1', name: 'save_doc', content: 'saved' }),
     new AIMessage('Saved.'),
+    // More output after the save: the history is cleared past it, so the save counts.
+    new HumanMessage('Open the old plan too.'),
+    new AIMessage({
+      content: '',
+      tool_calls: [{ id: 'o2', name: 'open_doc', args: { path: 'notes/old-plan.md' } }],
+    }),
+    new ToolMessage({ tool_call_id: 'o2', name: 'open_doc', content: doc.replaceAll('plan', 'old plan') }),
+    new AIMessage('It is the same plan.'),
   ];
   for (let turn = 0; turn < 6; turn++)
     history.push(new HumanMessage(`Question ${turn}?`), new AIMessage(`Answer ${turn}.`));
@@ -624,10 +650,11 @@ test('structural stages: supersedeToolResults.tools teaches the middleware your 
   expect(taught).toMatch(
     /^\[superseded: open_doc of notes\/plan\.md is stale — save_doc wrote it later \(call s1\); read it again if you need its current content\]/,
   );
-  // Without the mapping the tools are unknown: the old content is only shortened, never called stale.
+  // Without the mapping the tools are unknown: the old content is cleared like any old output (a
+  // stub naming what it held and where to read it back), never called stale.
   const untaught = await run({});
   expect(untaught).not.toMatch(/superseded/);
-  expect(untaught.length).toBeGreaterThan(200);
+  expect(untaught).toMatch(/^\[cleared: open_doc output, [\d,]+ chars.*\] \[ref=t\./);
   // Turned off: the same.
   expect(await run({ supersedeToolResults: false })).not.toMatch(/superseded/);
 });

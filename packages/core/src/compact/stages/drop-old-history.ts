@@ -24,7 +24,9 @@ export const dropOldHistory: Stage = {
     const candidates = [...ladder.turnStarts, end].filter(
       (start, index, all) => start > 0 && start >= least && all.indexOf(start) === index,
     );
-    let first = candidates.findIndex((start) => start === end || fixed + ladder.foldedTokensFrom(start) <= context.targetTokens);
+    let first = candidates.findIndex(
+      (start) => start === end || fixed + ladder.foldedTokensFrom(start) <= context.targetTokens,
+    );
     if (first === -1) first = candidates.length - 1;
     let dropped = draft;
     for (let index = Math.max(0, first); index < candidates.length; index++) {
@@ -56,7 +58,11 @@ function dropTo(draft: RequestDraft, context: StageContext, start: number): Requ
           maxChars: 2_000,
           maxTokens: Math.max(1, context.budget.summaryMaxTokens - 30),
         });
-  return fitHistory(draft.with({ dropped: start, digest, history: draft.originalHistory.slice(start) }), context, 'all');
+  return fitHistory(
+    draft.with({ dropped: start, digest, history: draft.originalHistory.slice(start) }),
+    context,
+    'all',
+  );
 }
 
 function calibrated(context: StageContext, raw: number): number {

@@ -20,15 +20,26 @@ export function fitHistory(
   const room = context.targetTokens - fixed;
   // Going further than the level reached, a step aims much lower (see `reductionTargetTokens`), for
   // the history alone: a large turn in progress (results of a tool loop) is history soon.
-  const lowRoom = Math.min(room, context.reductionTargetTokens - context.count(draft.with({ history: [], turn: [] })));
+  const lowRoom = Math.min(
+    room,
+    context.reductionTargetTokens - context.count(draft.with({ history: [], turn: [] })),
+  );
   const ladder = context.ladderOf(draft);
   const hint = context.levelHint;
   const steady = draft.dropped === 0 && hint !== undefined && hint.coveredCount === draft.coveredCount;
-  const fitted = ladder.fit(room, { through, lowRoom, atLeast: steady ? ladder.fromNumbers(hint) : undefined });
-  if (draft.dropped === 0) context.reached = { coveredCount: draft.coveredCount, ...ladder.toNumbers(fitted.level) };
+  const fitted = ladder.fit(room, {
+    through,
+    lowRoom,
+    atLeast: steady ? ladder.fromNumbers(hint) : undefined,
+  });
+  if (draft.dropped === 0)
+    context.reached = { coveredCount: draft.coveredCount, ...ladder.toNumbers(fitted.level) };
   return draft.with({
     history: fitted.messages,
-    historyRecords: fitted.records.map((record) => ({ ...record, messageIndex: record.messageIndex + draft.dropped })),
+    historyRecords: fitted.records.map((record) => ({
+      ...record,
+      messageIndex: record.messageIndex + draft.dropped,
+    })),
     historySavings: fitted.savings,
   });
 }

@@ -1,6 +1,6 @@
+import type { RequestDraft } from '../request-draft';
 import { shrinkCurrentTurn } from '../shrink-current-turn';
 import type { StageContext } from '../stage';
-import type { RequestDraft } from '../request-draft';
 
 /**
  * The draft with its current turn shrunk (from the original turn) so that the request, with

@@ -79,7 +79,9 @@ async function summarizeHistory(draft: RequestDraft, context: StageContext, end:
       conversationId: context.conversationId,
       summaryMaxTokens: context.budget.summaryMaxTokens,
       timeoutMs:
-        context.reason === 'background' ? options.summaryTimeouts.background : options.summaryTimeouts.foreground,
+        context.reason === 'background'
+          ? options.summaryTimeouts.background
+          : options.summaryTimeouts.foreground,
       abortSignal: context.abortSignal,
       estimator,
       tokensBefore: calibrated(context.count(draft)),
@@ -98,7 +100,9 @@ async function summarizeHistory(draft: RequestDraft, context: StageContext, end:
       type: 'compaction-failed',
       conversationId: context.conversationId,
       reason: context.reason,
-      error: SummarizationError.isInstance(error) ? error : new SummarizationError({ attempts: 1, errors: [error] }),
+      error: SummarizationError.isInstance(error)
+        ? error
+        : new SummarizationError({ attempts: 1, errors: [error] }),
       fallback: 'drop-oldest',
     });
     return undefined;

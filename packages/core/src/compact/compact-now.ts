@@ -1,0 +1,66 @@
+import type { Message } from '../message/message';
+import type { CompactionState } from '../store/compaction-state';
+import { claimSummary } from './claim-summary';
+import type { CompactOptions } from './compactor';
+import { applicable, type CompactorRuntime, withOverrides } from './compactor-runtime';
+import { deriveConversationId } from './conversation-id';
+import { recognizeMessages } from './recognize-messages';
+import { runCompaction } from './run-compaction';
+
+/**
+ * `Compactor.compact`: summarizes what is older than the protected window now, whatever the usage,
+ * under the store's lease, and stores the new state. Joins a compaction already running for the
+ * conversation instead of starting another.
+ */
+export async function compactNow(
+  runtime: CompactorRuntime,
+  messages: readonly Message[],
+  { conversationId, model, provider, contextWindow, abortSignal }: CompactOptions = {},
+): Promise<CompactionState | undefined> {
+  const { resolved, shared, flights, cooldowns, windows } = runtime;
+  abortSignal?.throwIfAborted();
+  const id = conversationId ?? deriveConversationId(messages);
+  recognizeMessages(messages, { conversationId: id, scope: resolved.estimator });
+  const running = flights.get(id);
+  if (running) {
+    await running.promise.catch(() => {});
+    return applicable(messages, (await shared.read(id)).state);
+  }
+  const window = windows.windowFor(model ?? resolved.model, contextWindow, id);
+  const effective = withOverrides(resolved, model, provider);
+  return flights.track(id, 'request', async () => {
+    const loaded = await shared.read(id);
+    let state = applicable(messages, loaded.state);
+    let revision = loaded.revision;
+    let claim: Awaited<ReturnType<typeof claimSummary>> | undefined;
+    if (revision !== undefined) {
+      claim = await claimSummary(shared, id, {
+        loaded: { state: loaded.state, revision },
+        stillNeeded: () => true,
+        wait: { deadline: Date.now() + resolved.summaryTimeouts.foreground, abortSignal },
+      });
+      // Another instance compacted it (or the store failed): that is the answer.
+      if (claim.kind === 'skip') return applicable(messages, claim.loaded.state);
+      state = applicable(messages, claim.loaded.state);
+      revision = claim.loaded.revision;
+    }
+    const held = claim?.kind === 'claimed' ? claim.lease : undefined;
+    try {
+      const result = await runCompaction(messages, effective, {
+        state,
+        conversationId: id,
+        contextWindow: window,
+        mode: 'summarize',
+        summarizeReason: 'manual',
+        ...(abortSignal === undefined ? {} : { abortSignal }),
+      });
+      if (result.stateChanged && result.state) {
+        await shared.write(id, result.state, { revision, lease: held });
+        cooldowns.clear(id);
+      }
+      return result.state;
+    } finally {
+      await held?.release();
+    }
+  });
+}

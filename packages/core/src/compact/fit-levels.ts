@@ -1,0 +1,45 @@
+import { atLeastAs, type HistoryLevel, type RenderedHistory } from './history-level';
+
+/**
+ * The level of `levels` (least reduced first) a request takes: the one the conversation already
+ * reached (`atLeast`) while it fits `room`; past it, the first that fits `lowRoom`, so the next step
+ * is far off — or, when none gets that low, the deepest, so the step is as large as it can be made.
+ * Every candidate reduces at least as far as `atLeast`, zone by zone (the prefix never goes back and
+ * forth). The structural stages save more than estimates count, so a level lower that already fits
+ * is taken; references and notes can make a rendering a little larger than its estimate, so one
+ * that does not fit gives way to the next.
+ */
+export function fitLevels(
+  levels: readonly HistoryLevel[],
+  {
+    estimate,
+    render,
+    structured,
+  }: {
+    estimate: (level: HistoryLevel) => number;
+    render: (level: HistoryLevel) => RenderedHistory;
+    /** Whether supersede or cluster is on (a lower level may then fit). */
+    structured: boolean;
+  },
+  { room, lowRoom, atLeast }: { room: number; lowRoom: number; atLeast: HistoryLevel | undefined },
+): RenderedHistory & { fits: boolean } {
+  const candidates = levels.map((level) => (atLeast === undefined ? level : atLeastAs(level, atLeast)));
+  const first = (within: number) => candidates.findIndex((level) => estimate(level) <= within);
+  let index = estimate(candidates[0]!) <= room ? 0 : first(lowRoom);
+  if (index === -1) index = candidates.length - 1;
+  const aim = index === 0 ? room : estimate(candidates[index]!) <= lowRoom ? lowRoom : room;
+  let best = render(candidates[index]!);
+  for (let lower = index - 1; structured && lower >= 1 && best.tokens <= aim; lower--) {
+    const candidate = render(candidates[lower]!);
+    if (candidate.tokens > aim) break;
+    best = candidate;
+  }
+  for (
+    let higher = candidates.indexOf(best.level) + 1;
+    best.tokens > room && higher < candidates.length;
+    higher++
+  ) {
+    best = render(candidates[higher]!);
+  }
+  return { ...best, fits: best.tokens <= room };
+}

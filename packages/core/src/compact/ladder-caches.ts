@@ -1,0 +1,67 @@
+import type { Message } from '../message/message';
+import type { FormedMessage } from './history-forms';
+
+/** The forms of a conversation's history messages, as an earlier request left them. */
+export interface LadderMemo {
+  keys: object[];
+  numbers: number[];
+  forms: Partial<Record<'preview' | 'stub', FormedMessage & { unchanged: boolean }>>[];
+}
+
+/** Forms of messages, by estimator, by content key, by settings: computed once per content. */
+export const FORMS = new WeakMap<
+  object,
+  WeakMap<object, Map<string, FormedMessage & { unchanged: boolean }>>
+>();
+/**
+ * Folded turns, by estimator, by the content key of their first message, by settings and contents;
+ * with the messages they were made from (those the fold passes through are swapped for the
+ * request's own objects).
+ */
+export const FOLDS = new WeakMap<
+  object,
+  WeakMap<object, Map<string, { messages: Message[]; tokens: number; members: readonly Message[] }>>
+>();
+const keyIds = new WeakMap<object, number>();
+let nextKeyId = 1;
+
+export function idOf(key: object): number {
+  let id = keyIds.get(key);
+  if (id === undefined) {
+    id = nextKeyId++;
+    keyIds.set(key, id);
+  }
+  return id;
+}
+
+export function cacheFor<Value>(
+  caches: WeakMap<object, WeakMap<object, Map<string, Value>>>,
+  estimator: object,
+  key: object,
+): Map<string, Value> {
+  let byKey = caches.get(estimator);
+  if (byKey === undefined) {
+    byKey = new WeakMap();
+    caches.set(estimator, byKey);
+  }
+  let byHash = byKey.get(key);
+  if (byHash === undefined) {
+    byHash = new Map();
+    byKey.set(key, byHash);
+  }
+  return byHash;
+}
+
+/**
+ * What tells a structurally changed message from its original: the texts of the parts that differ
+ * (the notes that replaced results), joined.
+ */
+export function variantOf(message: Message, original: Message): string {
+  if (!Array.isArray(message.content) || !Array.isArray(original.content)) return 'changed';
+  const notes: string[] = [];
+  message.content.forEach((part, index) => {
+    if (part === original.content[index]) return;
+    notes.push(part?.type === 'tool-result' ? JSON.stringify(part.content) : JSON.stringify(part));
+  });
+  return notes.join('\u0000');
+}
