@@ -50,6 +50,9 @@ export async function prepareCall<Params extends CallParamsLike>(
       provider: model.provider,
       overheadTokens,
       ...(contextWindow === undefined ? {} : { contextWindow }),
+      // The answer needs room too: a request is refused before it is sent only when it cannot fit
+      // the window less the output the call asked for.
+      ...(typeof params.maxOutputTokens === 'number' ? { outputTokens: params.maxOutputTokens } : {}),
       // References name the originals (before the storage-time cap); the read-back line goes in
       // only when the model has the read-back tool.
       originals: converted.uncapped,

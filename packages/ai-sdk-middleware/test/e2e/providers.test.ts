@@ -125,11 +125,11 @@ describe.each(setups)('real provider packages against a loopback server: $name',
     const result = await generateText({ model, system: SYSTEM, messages, providerOptions });
     expect(result.text).toBe('Next: run the tests.');
     validateOpenAiChat(server.requests[0]!.body);
-    // Old tool results and screenshots are shortened first; once that no longer makes room, a
-    // summary is made after a response and is in the next request.
+    // Old tool results and screenshots are shortened first, then reduced to stubs and folded; once
+    // that no longer makes room, a summary is made after a response and is in the next request.
     const history: unknown[] = [...messages, ...result.response.messages];
     let body: any;
-    for (let turn = 1; turn <= 12; turn++) {
+    for (let turn = 1; turn <= 60; turn++) {
       await middleware.compactor.idle();
       history.push(
         { role: 'user', content: `Go on (${turn}).` },
