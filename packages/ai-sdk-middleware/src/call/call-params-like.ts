@@ -5,4 +5,6 @@ export interface CallParamsLike {
   readonly tools?: unknown;
   readonly responseFormat?: unknown;
   readonly abortSignal?: AbortSignal;
+  /** The most tokens the answer may have (`maxOutputTokens` of the call). */
+  readonly maxOutputTokens?: number;
 }
