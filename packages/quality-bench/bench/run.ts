@@ -14,9 +14,11 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generateConversation } from '../src/conversation/generate-conversation';
-import { aggregate, formatReport } from '../src/report/format-report';
+import { GENERATOR_VERSION, generateConversation } from '../src/conversation/generate-conversation';
+import { PHRASING_SPLITS, type PhrasingSplit } from '../src/conversation/phrasings/phrasing-split';
+import { aggregate, formatDetector, formatReport } from '../src/report/format-report';
 import type { Job, JobResult } from '../src/run/run-job';
+import { measureRuleDetector } from '../src/score/measure-rule-detector';
 import { defaultStrategies } from '../src/strategies/default-strategies';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,7 +43,8 @@ const { values } = parseArgs({
     full: { type: 'boolean', default: false },
     seed: { type: 'string' },
     turns: { type: 'string' },
-    budgets: { type: 'string', default: '0.15,0.3,0.5' },
+    budgets: { type: 'string', default: '0.05,0.15,0.3,0.5' },
+    split: { type: 'string', default: 'heldout' },
     strategies: { type: 'string' },
     jobs: { type: 'string' },
     out: { type: 'string' },
@@ -59,6 +62,9 @@ if (values.seed !== undefined || values.turns !== undefined) {
   const turns = values.turns === undefined ? [150] : list(values.turns).map(Number);
   suite = seeds.flatMap((seed) => turns.map((count) => ({ seed, turns: count })));
 }
+const split = values.split as PhrasingSplit;
+if (!PHRASING_SPLITS.includes(split))
+  throw new Error(`--split: ${split} is not one of ${PHRASING_SPLITS.join(', ')}`);
 const budgets = list(values.budgets).map(Number);
 for (const budget of budgets) {
   if (!(budget > 0 && budget <= 1)) throw new Error(`--budgets: ${budget} is not a share in (0, 1]`);
@@ -84,13 +90,13 @@ const cost = (job: Job) =>
 const jobs: Job[] = suite
   .flatMap(({ seed, turns }) =>
     budgets.flatMap((budget) =>
-      strategies.map((strategy) => ({ strategy: strategy.name, seed, turns, budget })),
+      strategies.map((strategy) => ({ strategy: strategy.name, seed, turns, budget, split })),
     ),
   )
   .sort((left, right) => cost(right) - cost(left));
 
 console.log(
-  `Quality benchmark: ${suite.map(({ seed, turns }) => `seed ${seed} × ${turns} turns`).join(', ')}; budgets ${budgets
+  `Quality benchmark: ${suite.map(({ seed, turns }) => `seed ${seed} × ${turns} turns`).join(', ')} (${split} phrasings); budgets ${budgets
     .map((budget) => `${budget * 100}%`)
     .join(
       ', ',
@@ -149,7 +155,7 @@ const readBack = new Set(
 
 const command = `pnpm bench:quality${process.argv.slice(2).length > 0 ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
 const conversations = suite.map(({ seed, turns }) => {
-  const conversation = generateConversation({ seed, turns });
+  const conversation = generateConversation({ seed, turns, split });
   const counts: Record<string, number> = {};
   for (const needle of conversation.needles) counts[needle.kind] = (counts[needle.kind] ?? 0) + 1;
   const tokens = results.find((result) => result.seed === seed && result.turns === turns)?.conversationTokens;
@@ -171,6 +177,8 @@ console.log(
     .join('; ')}\n`,
 );
 console.log(formatReport({ scores, budgets, strategies: names, readBack }));
+const detector = measureRuleDetector({ split });
+console.log(`\n${formatDetector(detector)}`);
 console.log(
   "\nkept: the needle is verbatim in the request; found: kept, or returned by the strategy's own read-back tool within 2 calls (shown for strategies that have one)." +
     "\nCounts: o200k_base (js-tiktoken) for text, OpenAI's tile formula for images. Wall time: framework + strategy + summarizer, per run, summed.",
@@ -183,10 +191,13 @@ writeFileSync(
   `${JSON.stringify(
     {
       command,
+      generatorVersion: GENERATOR_VERSION,
+      split,
       budgets,
       strategies: names,
       readBack: [...readBack],
       conversations,
+      detector,
       scores,
       runs: results.sort(
         (left, right) =>

@@ -1,5 +1,6 @@
 import { NEEDLE_KINDS, type NeedleKind } from '../conversation/conversation';
 import type { JobResult } from '../run/run-job';
+import type { DetectorRates } from '../score/measure-rule-detector';
 import { addRunScore, allClasses, type ClassCount, emptyRunScore, type RunScore } from '../score/run-score';
 
 /** Column titles of the needle classes. */
@@ -140,4 +141,20 @@ export function formatReport({
     sections.push(`### Budget ${Math.round(budget * 100)}% of the conversation\n\n${table(header, rows)}`);
   }
   return sections.join('\n\n');
+}
+
+/** The rule detector's catch and false-pin rates, as Markdown. */
+export function formatDetector(rates: DetectorRates): string {
+  const line = (label: string, rate: DetectorRates['catchRate']) =>
+    `| ${label} | ${rate.count} / ${rate.total} | ${percent(rate.count, rate.total)} |`;
+  return [
+    `### The rule detector (\`detectRules\` of @spillway/core) on the ${rates.split} phrasings`,
+    '',
+    '| measure | count | rate |',
+    '| :-- | --: | --: |',
+    line('catch rate: rule phrasings pinned (each alone)', rates.catchRate),
+    line('catch rate: planted rules pinned in their message', rates.catchRateInConversation),
+    line('false-pin rate: ordinary sentences of the generated text pinned', rates.falsePinRate),
+    line('false-pin rate: the ordinary-sentence list alone (hard cases) pinned', rates.falsePinRateOrdinary),
+  ].join('\n');
 }

@@ -1,5 +1,6 @@
 import type { Conversation } from '../conversation/conversation';
 import { generateConversation } from '../conversation/generate-conversation';
+import type { PhrasingSplit } from '../conversation/phrasings/phrasing-split';
 import { fromLanguageModelPrompt } from '../request/from-language-model-prompt';
 import type { RunScore } from '../score/run-score';
 import { defaultStrategies } from '../strategies/default-strategies';
@@ -16,6 +17,8 @@ export interface Job {
   seed: number;
   turns: number;
   budget: number;
+  /** The phrasings the conversation is written with. */
+  split: PhrasingSplit;
 }
 
 /** A job's result. */
@@ -33,9 +36,18 @@ export function conversationTokens(conversation: Conversation, counter: TokenCou
   );
 }
 
-/** The run's summarizer for a conversation: the lossy model, seeded by the conversation's seed. */
-export async function runSummarizer(seed: number): Promise<BenchSummarizer> {
-  const summarize = createLossySummarizer({ seed, instructions: await summaryInstructions() });
+/**
+ * The run's summarizer for a conversation: the lossy model, seeded by the conversation's seed,
+ * knowing the conversation's rules (so an eviction attack removes them however they are phrased).
+ */
+export async function runSummarizer(conversation: Conversation): Promise<BenchSummarizer> {
+  const summarize = createLossySummarizer({
+    seed: conversation.seed,
+    instructions: await summaryInstructions(),
+    rules: conversation.needles
+      .filter((needle) => needle.kind === 'constraint')
+      .flatMap((needle) => needle.placements.flatMap((placement) => placement.values)),
+  });
   return { name: 'lossy model', summarize };
 }
 
@@ -50,10 +62,10 @@ export function createJobRunner(strategies: () => Strategy[] = defaultStrategies
   return async (job: Job): Promise<JobResult> => {
     const strategy = byName.get(job.strategy);
     if (strategy === undefined) throw new Error(`unknown strategy ${job.strategy}`);
-    const key = `${job.seed}:${job.turns}`;
+    const key = `${job.seed}:${job.turns}:${job.split}`;
     let entry = conversations.get(key);
     if (entry === undefined) {
-      const conversation = generateConversation({ seed: job.seed, turns: job.turns });
+      const conversation = generateConversation({ seed: job.seed, turns: job.turns, split: job.split });
       entry = { conversation, tokens: conversationTokens(conversation, counter) };
       conversations.set(key, entry);
     }
@@ -63,7 +75,7 @@ export function createJobRunner(strategies: () => Strategy[] = defaultStrategies
       conversation: entry.conversation,
       budget: job.budget,
       contextWindow,
-      summarizer: await runSummarizer(job.seed),
+      summarizer: await runSummarizer(entry.conversation),
       counter,
     });
     return { ...job, conversationTokens: entry.tokens, contextWindow, score };

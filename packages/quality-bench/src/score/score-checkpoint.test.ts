@@ -15,7 +15,14 @@ const needle = (
   id,
   kind,
   cue: `${id} cue`,
-  placements: placements.map(([turn, value]) => ({ turn, messageIndex: turn * 2, values: [value] })),
+  topic: { subject: `${id} subject`, detail: kind },
+  placements: placements.map(([turn, value]) => ({
+    turn,
+    messageIndex: turn * 2,
+    source: 'user' as const,
+    values: [value],
+    answers: [value],
+  })),
   ...extra,
 });
 

@@ -1,7 +1,9 @@
+import { clearToolOutputStrategy } from './clear-tool-output-strategy';
 import { contextChefStrategy } from './context-chef-strategy';
 import { langchainStrategy } from './langchain-strategy';
 import { mastraStrategy } from './mastra-strategy';
 import { pruneMessagesStrategy } from './prune-messages-strategy';
+import { sendNothingStrategy } from './send-nothing-strategy';
 import { slidingWindowStrategy } from './sliding-window-strategy';
 import { spillwayStrategy } from './spillway-strategy';
 import type { Strategy } from './strategy';
@@ -28,6 +30,8 @@ export function defaultStrategies(): Strategy[] {
     langchainStrategy({ name: 'LangChain summarization + contextEditing', clearToolUsesAt: 0.5 }),
     mastraStrategy(),
     pruneMessagesStrategy(),
+    clearToolOutputStrategy(),
     slidingWindowStrategy(),
+    sendNothingStrategy(),
   ];
 }

@@ -1,0 +1,37 @@
+import { createAiSdkSession } from './ai-sdk-session';
+import type { Strategy } from './strategy';
+
+/** Options of {@link sendNothingStrategy}. */
+export interface SendNothingStrategyOptions {
+  /**
+   * The row label.
+   * @default 'send nothing (control)'
+   */
+  name?: string;
+}
+
+/**
+ * A control: every request holds only the system prompt and the current turn (the latest user
+ * message and what followed it). Nothing older is kept, so every older needle it "keeps" would be a
+ * bug in the scorer, and what it finds with a read-back is what search alone finds.
+ */
+export function sendNothingStrategy({
+  name = 'send nothing (control)',
+}: SendNothingStrategyOptions = {}): Strategy {
+  return {
+    name,
+    summarizes: false,
+    readsBack: false,
+    async start(context) {
+      const session = createAiSdkSession({
+        context,
+        prepareMessages: (messages) => {
+          let latestUser = messages.length - 1;
+          while (latestUser > 0 && messages[latestUser]!.role !== 'user') latestUser--;
+          return messages.slice(Math.max(0, latestUser));
+        },
+      });
+      return { step: session.step, summarizerCalls: () => 0, summarizerTokens: () => 0 };
+    },
+  };
+}
