@@ -85,6 +85,11 @@ export interface Needle {
    */
   cue: string;
   topic: NeedleTopic;
+  /**
+   * The natural-language question a later turn asks about it (see `askQuestion`): what read-back
+   * searches and real-model probes work from. Never holds the value or the cue.
+   */
+  question: string;
   /** For a constraint: the turn of the eviction attack that came after it, if any. */
   attackedAtTurn?: number;
 }

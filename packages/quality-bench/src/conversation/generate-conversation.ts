@@ -1,4 +1,5 @@
 import type { AssistantContent, ModelMessage, ToolModelMessage } from 'ai';
+import { askQuestion } from '../questions/ask-question';
 import { seededRandom } from '../random/seeded-random';
 import type {
   Conversation,
@@ -109,7 +110,7 @@ export function generateConversation({
   const newNeedle = (kind: NeedleKind, cue: string, topic: NeedleTopic): Needle => {
     const count = counters.get(kind) ?? 0;
     counters.set(kind, count + 1);
-    const needle: Needle = { id: `${kind}-${count}`, kind, placements: [], cue, topic };
+    const needle: Needle = { id: `${kind}-${count}`, kind, placements: [], cue, topic, question: '' };
     needles.push(needle);
     return needle;
   };
@@ -286,5 +287,6 @@ export function generateConversation({
     turnList.push({ userIndex, endIndex: answerIndex, ask });
   }
 
+  for (const needle of needles) needle.question = askQuestion(needle, seed);
   return { seed, split, system: SYSTEM_PROMPT, messages, turns: turnList, calls, needles, attackTurns };
 }

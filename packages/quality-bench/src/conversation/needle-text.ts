@@ -175,7 +175,7 @@ export function implicitFact(
     text: fillTemplate(phrasing.text, slots),
     value: fillTemplate(phrasing.value, slots),
     cue: fillTemplate(phrasing.cue, slots),
-    answers: [person, team],
+    answers: [person],
     relation: phrasing.relation,
   };
 }

@@ -32,13 +32,29 @@ export interface RunScore {
   failedCalls: number;
   /** Requests the provider rejected, retries included. */
   rejectedRequests: number;
-  /** Tokens of every request the model answered (o200k). */
+  /** Tokens of every request the model answered (o200k), read-back requests not included. */
   tokensSent: number;
+  /**
+   * Read-back tool calls the simulated model made at the checkpoints (one more request each: the
+   * checkpoint's request, the calls so far and their results).
+   */
+  readBackCalls: number;
+  /** Tokens of those read-back requests, each counted whole (o200k). */
+  readBackTokens: number;
   summarizerCalls: number;
   /** Tokens sent to the summarizer (o200k). */
   summarizerTokens: number;
-  /** Calls whose request does not start with the previous request, byte for byte. */
+  /**
+   * Requests that do not start with the previous request, byte for byte: model calls of the script
+   * and read-back requests alike (see `readBackPrefixBreaks`).
+   */
   prefixBreaks: number;
+  /**
+   * The part of `prefixBreaks` read-back causes: read-back requests that do not extend the request
+   * before them, and script calls that extend the previous script call but not the read-back
+   * request between them.
+   */
+  readBackPrefixBreaks: number;
   /** Largest request the model answered, in tokens, as a share of the window. */
   largestShare: number;
   /** Time spent in the framework and strategy (summarizer included), milliseconds. */
@@ -64,9 +80,12 @@ export function emptyRunScore(strategy: string, budget: number): RunScore {
     failedCalls: 0,
     rejectedRequests: 0,
     tokensSent: 0,
+    readBackCalls: 0,
+    readBackTokens: 0,
     summarizerCalls: 0,
     summarizerTokens: 0,
     prefixBreaks: 0,
+    readBackPrefixBreaks: 0,
     largestShare: 0,
     wallMs: 0,
     cpuMs: 0,
@@ -91,9 +110,12 @@ export function addRunScore(into: RunScore, other: RunScore): RunScore {
   into.failedCalls += other.failedCalls;
   into.rejectedRequests += other.rejectedRequests;
   into.tokensSent += other.tokensSent;
+  into.readBackCalls += other.readBackCalls;
+  into.readBackTokens += other.readBackTokens;
   into.summarizerCalls += other.summarizerCalls;
   into.summarizerTokens += other.summarizerTokens;
   into.prefixBreaks += other.prefixBreaks;
+  into.readBackPrefixBreaks += other.readBackPrefixBreaks;
   into.largestShare = Math.max(into.largestShare, other.largestShare);
   into.wallMs += other.wallMs;
   into.cpuMs += other.cpuMs;

@@ -133,16 +133,25 @@ export function contextChefStrategy({
           ? toolReadBack({
               toolName: 'context',
               referencePattern: /context:\/\/(?:vfs|archive)\/[\w.-]+/,
-              // One search call covers one namespace; the archive holds every compressed span.
+              // One search call covers one namespace; the archive holds every compressed span. Its
+              // search takes one literal string (a case-insensitive substring).
               search: async (query) => {
-                const output = await call({ command: 'search', path: 'context://archive/', query });
-                const references = [...output.matchAll(/context:\/\/archive\/[\w.-]+/g)]
-                  .map((match) => match[0])
-                  .filter((reference) => reference !== 'context://archive/');
-                return { output, references };
+                const output = await call({
+                  command: 'search',
+                  path: 'context://archive/',
+                  query: query.literal,
+                });
+                const hits = [...output.matchAll(/^- (context:\/\/archive\/[\w.-]+)(?::\s?(.*))?$/gm)]
+                  .filter((match) => match[1] !== 'context://archive/')
+                  .map((match) => ({ reference: match[1]!, line: match[2] ?? '' }));
+                return { output, hits };
               },
               read: (reference) => call({ command: 'view', path: reference }),
-              searchInput: (query) => ({ command: 'search', path: 'context://archive/', query }),
+              searchInput: (query) => ({
+                command: 'search',
+                path: 'context://archive/',
+                query: query.literal,
+              }),
               readInput: (reference) => ({ command: 'view', path: reference }),
             })
           : undefined,

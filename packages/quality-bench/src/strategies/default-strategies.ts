@@ -33,5 +33,6 @@ export function defaultStrategies(): Strategy[] {
     clearToolOutputStrategy(),
     slidingWindowStrategy(),
     sendNothingStrategy(),
+    sendNothingStrategy({ name: 'send nothing + read-back (control)', readBack: true }),
   ];
 }

@@ -1,5 +1,6 @@
 import { createAiSdkSession } from './ai-sdk-session';
 import type { Strategy } from './strategy';
+import { transcriptReadBack } from './transcript-read-back';
 
 /** Options of {@link sendNothingStrategy}. */
 export interface SendNothingStrategyOptions {
@@ -8,6 +9,12 @@ export interface SendNothingStrategyOptions {
    * @default 'send nothing (control)'
    */
   name?: string;
+  /**
+   * Give the model a plain search over the whole transcript (`transcriptReadBack`), driven by the
+   * same query policy as every strategy's read-back: what search alone finds.
+   * @default false
+   */
+  readBack?: boolean;
 }
 
 /**
@@ -17,11 +24,12 @@ export interface SendNothingStrategyOptions {
  */
 export function sendNothingStrategy({
   name = 'send nothing (control)',
+  readBack = false,
 }: SendNothingStrategyOptions = {}): Strategy {
   return {
     name,
     summarizes: false,
-    readsBack: false,
+    readsBack: readBack,
     async start(context) {
       const session = createAiSdkSession({
         context,
@@ -31,7 +39,12 @@ export function sendNothingStrategy({
           return messages.slice(Math.max(0, latestUser));
         },
       });
-      return { step: session.step, summarizerCalls: () => 0, summarizerTokens: () => 0 };
+      return {
+        step: session.step,
+        ...(readBack ? { readBack: transcriptReadBack() } : {}),
+        summarizerCalls: () => 0,
+        summarizerTokens: () => 0,
+      };
     },
   };
 }

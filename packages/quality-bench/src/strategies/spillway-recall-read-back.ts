@@ -1,4 +1,5 @@
 import { RECALL_REF_PATTERN, RECALL_TOOL_NAME } from '@spillway/core';
+import { linePattern } from '../questions/query-policy';
 import type { ReadBack } from './strategy';
 import { toolReadBack } from './tool-read-back';
 
@@ -13,7 +14,8 @@ const LEAD_CHARS = 300;
 
 /**
  * Spillway's read-back, played like every strategy's ({@link toolReadBack}): `spillway_recall`
- * searches the cut material for the cue, then reads the page at the first match; the tool is
+ * searches (a regular expression: a line holding every term of the question), then reads the page
+ * at the hit that shares most terms with the question; the tool is
  * executed the way the AI SDK runs it, with the conversation the application holds as `messages`.
  * A search result names `{"ref","offset"}` pairs; each becomes a reference `ref@offset`, read from a
  * little before the match.
@@ -33,14 +35,15 @@ export function spillwayRecallReadBack(tool: RecallExecutor): ReadBack {
       toolName: RECALL_TOOL_NAME,
       referencePattern: new RegExp(RECALL_REF_PATTERN.source),
       search: async (query) => {
-        const output = await run({ search: query });
-        const references = [...output.matchAll(/\{"ref":"([^"]+)","offset":(\d+)\}/g)].map(
-          (match) => `${match[1]}@${match[2]}`,
-        );
-        return { output, references };
+        const output = await run({ search: linePattern(query.terms) });
+        const hits = [...output.matchAll(/^\{"ref":"([^"]+)","offset":(\d+)\}: (.*)$/gm)].map((match) => ({
+          reference: `${match[1]}@${match[2]}`,
+          line: match[3]!,
+        }));
+        return { output, hits };
       },
       read: (reference) => run(readArgs(reference)),
-      searchInput: (query) => ({ search: query }),
+      searchInput: (query) => ({ search: linePattern(query.terms) }),
       readInput: readArgs,
     })(input);
   };

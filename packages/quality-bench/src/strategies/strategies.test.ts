@@ -48,13 +48,23 @@ describe('the strategies, through their real frameworks', () => {
     expect(score.prefixBreaks).toBe(0);
   });
 
-  it('Spillway with spillway_recall reads back every needle the request lost, through the tool the SDK runs', async () => {
-    const withRecall = await run(spillwayStrategy({ recall: true }), 0.15);
-    const all = allClasses(withRecall);
-    // (The tool's definition takes room in the request, so what survives may differ a little
-    // from the row without it.)
+  it('Spillway with spillway_recall reads back some of what the request lost, asked the question, and pays for it', async () => {
+    const score = await run(spillwayStrategy({ recall: true }), 0.15);
+    const all = allClasses(score);
     expect(all.survived).toBeLessThan(all.total);
-    expect(all.recovered).toBe(all.total);
+    expect(all.recovered).toBeGreaterThan(all.survived);
+    expect(score.readBackCalls).toBeGreaterThan(0);
+    // Every read-back request holds at least the checkpoint's request: tokens on top of the model's.
+    expect(score.readBackTokens).toBeGreaterThan(score.readBackCalls * 1000);
+  });
+
+  it('search alone (send nothing + read-back) finds far less than a strategy that keeps the facts', async () => {
+    const control = allClasses(await run(sendNothingStrategy({ readBack: true }), 2));
+    const keeping = allClasses(await run(slidingWindowStrategy(), 2));
+    expect(keeping.survived).toBe(keeping.total);
+    expect(control.survived).toBe(0);
+    expect(control.recovered).toBeGreaterThan(0);
+    expect(control.recovered).toBeLessThan(control.total * 0.6);
   });
 
   it('context-chef summarizes, and its own context tool finds cut needles the request no longer holds', async () => {

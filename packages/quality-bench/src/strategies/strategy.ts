@@ -34,8 +34,11 @@ export interface StepResult {
 
 /** What a model is looking for when it reads cut material back. Never contains the answer. */
 export interface ReadBackQuestion {
-  /** A phrase naming what the fact is about, as the conversation wrote it (see `Needle.cue`). */
-  cue: string;
+  /**
+   * The question asked about the fact, in natural language (`Needle.question`): never its value,
+   * never the phrase that stood next to it.
+   */
+  text: string;
 }
 
 /** One read-back tool call the simulated model made, and the tool's answer. */
