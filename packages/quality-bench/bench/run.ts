@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { GENERATOR_VERSION, generateConversation } from '../src/conversation/generate-conversation';
 import { PHRASING_SPLITS, type PhrasingSplit } from '../src/conversation/phrasings/phrasing-split';
-import { aggregate, formatDetector, formatReport } from '../src/report/format-report';
+import { aggregate, formatDetector, formatReport, formatStrategies } from '../src/report/format-report';
 import type { Job, JobResult } from '../src/run/run-job';
 import { measureRuleDetector } from '../src/score/measure-rule-detector';
 import { defaultStrategies } from '../src/strategies/default-strategies';
@@ -47,6 +47,7 @@ const { values } = parseArgs({
     split: { type: 'string', default: 'heldout' },
     strategies: { type: 'string' },
     jobs: { type: 'string' },
+    list: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -80,6 +81,10 @@ if (strategies.length === 0)
   throw new Error(
     `--strategies ${values.strategies} matches none of: ${allStrategies.map((s) => s.name).join(', ')}`,
   );
+if (values.list) {
+  console.log(formatStrategies(strategies));
+  process.exit(0);
+}
 const jobCount = Math.max(1, Number(values.jobs ?? Math.min(2, availableParallelism())));
 const mode = values.full ? 'full' : 'default';
 const out = resolve(values.out ?? resolve(here, '..', 'results', `quality-${mode}.json`));
@@ -176,7 +181,10 @@ console.log(
     )
     .join('; ')}\n`,
 );
-console.log(formatReport({ scores, budgets, strategies: names, readBack }));
+const headline = new Set(
+  strategies.filter((strategy) => strategy.headline !== false).map((strategy) => strategy.name),
+);
+console.log(formatReport({ scores, budgets, strategies: names, readBack, headline }));
 const detector = measureRuleDetector({ split });
 console.log(`\n${formatDetector(detector)}`);
 console.log(
@@ -194,7 +202,13 @@ writeFileSync(
       generatorVersion: GENERATOR_VERSION,
       split,
       budgets,
-      strategies: names,
+      strategies: strategies.map((strategy) => ({
+        name: strategy.name,
+        headline: strategy.headline !== false,
+        readsBack: strategy.readsBack,
+        summarizes: strategy.summarizes,
+        configuration: strategy.configuration ?? '',
+      })),
       readBack: [...readBack],
       conversations,
       detector,

@@ -6,6 +6,7 @@ import { allClasses, type RunScore } from '../score/run-score';
 import { createTokenCounter } from '../tokens/token-counter';
 import { clearToolOutputStrategy } from './clear-tool-output-strategy';
 import { contextChefStrategy } from './context-chef-strategy';
+import { defaultStrategies } from './default-strategies';
 import { langchainStrategy } from './langchain-strategy';
 import { pruneMessagesStrategy } from './prune-messages-strategy';
 import { sendNothingStrategy } from './send-nothing-strategy';
@@ -87,6 +88,43 @@ describe('the strategies, through their real frameworks', () => {
     const saved = await run(langchainStrategy({ clearToolUsesAt: 0.5, checkpointer: true }), 0.15);
     expect(carried.failedCalls).toBeGreaterThan(0);
     expect(untimed(saved)).toEqual(untimed(carried));
+  });
+
+  it('LangChain with trimTokensToSummarize sized to the window sends its summarizer more of the span', async () => {
+    const defaults = await run(langchainStrategy(), 0.3);
+    const sized = await run(langchainStrategy({ trimRatio: 0.75 }), 0.3);
+    expect(sized.summarizerCalls).toBeGreaterThan(0);
+    expect(sized.summarizerTokens / sized.summarizerCalls).toBeGreaterThan(
+      (defaults.summarizerTokens / defaults.summarizerCalls) * 1.5,
+    );
+    expect(sized.failedCalls).toBe(0);
+  });
+
+  it('context-chef with its tool-session knobs clears old tool results and stubs them for its summarizer', async () => {
+    const durable = await run(contextChefStrategy(), 0.3);
+    const tuned = await run(contextChefStrategy({ toolResultStubThreshold: 5000, clearKeepRecent: 5 }), 0.3);
+    expect(tuned.tokensSent).toBeLessThan(durable.tokensSent);
+    expect(tuned.classes['identifier-tool'].survived).toBeLessThanOrEqual(
+      durable.classes['identifier-tool'].survived,
+    );
+    expect(tuned.failedCalls).toBe(0);
+  });
+
+  it('lists every row once, with its configuration, the quick start and the variants out of the headline', () => {
+    const rows = defaultStrategies();
+    expect(new Set(rows.map((row) => row.name)).size).toBe(rows.length);
+    for (const row of rows) expect(row.configuration?.length ?? 0).toBeGreaterThan(20);
+    const secondary = rows.filter((row) => row.headline === false).map((row) => row.name);
+    expect(secondary).toContain('@context-chef, in-flight (quick start)');
+    expect(rows.filter((row) => row.headline !== false).map((row) => row.name)).toEqual(
+      expect.arrayContaining([
+        'Spillway',
+        'clear old tool output (naive)',
+        'send nothing + read-back (control)',
+        'LangChain summarization, trim sized to the window',
+        '@context-chef, durable + tool-session knobs',
+      ]),
+    );
   });
 
   it('pruneMessages drops old tool results and keeps every word of the dialogue', async () => {

@@ -87,5 +87,14 @@ export interface Strategy {
   summarizes: boolean;
   /** Whether its sessions have a read-back mechanism (its "found" scores are shown). */
   readsBack: boolean;
+  /**
+   * Whether the row belongs in the headline tables; `false` puts it in the secondary table (a
+   * variant, or a configuration its own docs advise against for long sessions). Every row is in
+   * the JSON either way.
+   * @default true
+   */
+  headline?: boolean;
+  /** How it is configured, in a sentence (printed in the README's strategies table and the JSON). */
+  configuration?: string;
   start(context: StrategyContext): Promise<StrategySession>;
 }
