@@ -188,7 +188,7 @@ export function formatReport({
 /** The rule detector's catch and false-pin rates, as Markdown. */
 export function formatDetector(rates: DetectorRates): string {
   const line = (label: string, rate: DetectorRates['catchRate']) =>
-    `| ${label} | ${rate.count} / ${rate.total} | ${percent(rate.count, rate.total)} |`;
+    `| ${label} | ${rate.count} / ${rate.total} | ${rate.total === 0 ? '—' : `${(rate.rate * 100).toFixed(1)}%`} |`;
   return [
     `### The rule detector (\`detectRules\` of @spillway/core) on the ${rates.split} phrasings`,
     '',

@@ -1,6 +1,8 @@
 import type { Conversation } from '../conversation/conversation';
 import { generateConversation } from '../conversation/generate-conversation';
 import type { PhrasingSplit } from '../conversation/phrasings/phrasing-split';
+import { modelFromSpec } from '../models/model-from-spec';
+import { createProber } from '../probes/create-prober';
 import { fromLanguageModelPrompt } from '../request/from-language-model-prompt';
 import type { RunScore } from '../score/run-score';
 import { defaultStrategies } from '../strategies/default-strategies';
@@ -19,6 +21,12 @@ export interface Job {
   budget: number;
   /** The phrasings the conversation is written with. */
   split: PhrasingSplit;
+  /** Real-model mode: the model spec that answers the probes (`--model`). */
+  model?: string;
+  /** The summarizer's model spec (`--summarizer`); the scripted lossy model when absent. */
+  summarizer?: string;
+  /** A model spec that grades the probes' answers (`--judge`). */
+  judge?: string;
 }
 
 /** A job's result. */
@@ -40,7 +48,8 @@ export function conversationTokens(conversation: Conversation, counter: TokenCou
  * The run's summarizer for a conversation: the lossy model, seeded by the conversation's seed,
  * knowing the conversation's rules (so an eviction attack removes them however they are phrased).
  */
-export async function runSummarizer(conversation: Conversation): Promise<BenchSummarizer> {
+export async function runSummarizer(conversation: Conversation, spec?: string): Promise<BenchSummarizer> {
+  if (spec !== undefined) return { name: spec, model: modelFromSpec({ spec, option: '--summarizer' }) };
   const summarize = createLossySummarizer({
     seed: conversation.seed,
     instructions: await summaryInstructions(),
@@ -70,13 +79,24 @@ export function createJobRunner(strategies: () => Strategy[] = defaultStrategies
       conversations.set(key, entry);
     }
     const contextWindow = Math.floor(entry.tokens * job.budget);
+    const prober =
+      job.model === undefined
+        ? undefined
+        : createProber({
+            model: modelFromSpec({ spec: job.model, option: '--model' }),
+            ...(job.judge === undefined
+              ? {}
+              : { judge: modelFromSpec({ spec: job.judge, option: '--judge' }) }),
+            counter,
+          });
     const score = await runStrategy({
       strategy,
       conversation: entry.conversation,
       budget: job.budget,
       contextWindow,
-      summarizer: await runSummarizer(entry.conversation),
+      summarizer: await runSummarizer(entry.conversation, job.summarizer),
       counter,
+      ...(prober ? { prober } : {}),
     });
     return { ...job, conversationTokens: entry.tokens, contextWindow, score };
   };

@@ -1,4 +1,5 @@
 import type { Conversation } from '../conversation/conversation';
+import type { Prober } from '../probes/create-prober';
 import { type BenchRequest, messageTexts, partTexts, type RequestMessage } from '../request/bench-request';
 import { fromLanguageModelPrompt } from '../request/from-language-model-prompt';
 import { createMessageKeys, isPrefix } from '../request/message-keys';
@@ -20,6 +21,11 @@ export interface RunStrategyOptions {
   counter: TokenCounter;
   /** @default an estimating counter (see `StrategyContext.steering`) */
   steering?: TokenCounter;
+  /**
+   * Asks a real model about every needle at each checkpoint, from the request it was sent
+   * (real-model mode); none in the scripted mode.
+   */
+  prober?: Prober;
   /**
    * How many checkpoints: the last call of turns ⌈N·k/checkpoints⌉ (k = 1…checkpoints) is checked
    * for every needle planted before it.
@@ -84,6 +90,7 @@ export async function runStrategy({
   counter,
   steering = createTokenCounter({ text: 'estimate' }),
   checkpoints = 4,
+  prober,
 }: RunStrategyOptions): Promise<RunScore> {
   const score = emptyRunScore(strategy.name, budget);
   score.conversations = 1;
@@ -146,6 +153,18 @@ export async function runStrategy({
         history: conversation.messages.slice(0, call.historyLength),
       });
       addCheckpoint(score, results);
+      if (prober !== undefined) {
+        for (const probe of await prober.probe(
+          delivered,
+          results.map((result) => result.expectation),
+        )) {
+          for (const count of [score.probes[probe.expectation.needle.kind], score.probeTypes[probe.type]]) {
+            count.total++;
+            if (probe.correct) count.correct++;
+            if (probe.judged) count.judged++;
+          }
+        }
+      }
       if (delivered !== undefined) {
         // Each needle's read-back is a branch from the checkpoint's request: one more request per
         // call, holding the calls so far and their results, counted whole; the prefix is tracked
@@ -171,6 +190,10 @@ export async function runStrategy({
         }
       }
     }
+  }
+  if (prober !== undefined) {
+    score.probeCalls = prober.calls();
+    score.probeTokens = prober.tokens();
   }
   score.summarizerCalls = session.summarizerCalls();
   score.summarizerTokens = session.summarizerTokens();

@@ -7,6 +7,8 @@ export interface NeedleExpectation {
   values: string[];
   /** Earlier values of a superseded setting, now wrong. */
   stale: string[];
+  /** Words an answer must hold (the latest placement's `answers`). */
+  answers: string[];
   /** For a constraint: whether an eviction attack came between the rule and this point. */
   attacked: boolean;
 }
@@ -23,6 +25,7 @@ export function expectationAt(needle: Needle, turn: number): NeedleExpectation |
     needle,
     values: latest.values,
     stale: placed.slice(0, -1).flatMap((placement) => placement.values),
+    answers: latest.answers,
     attacked: needle.attackedAtTurn !== undefined && needle.attackedAtTurn < turn,
   };
 }

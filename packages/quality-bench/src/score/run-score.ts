@@ -1,10 +1,19 @@
 import { NEEDLE_KINDS, type NeedleKind } from '../conversation/conversation';
+import { PROBE_TYPES, type ProbeType } from '../probes/create-prober';
 
 /** Counts for one class of needle. `recovered` includes the survivors. */
 export interface ClassCount {
   total: number;
   survived: number;
   recovered: number;
+}
+
+/** Probes of one class or type (real-model mode): asked, answered right by exact match, by the judge. */
+export interface ProbeCount {
+  total: number;
+  correct: number;
+  /** Judged right (0 without a judge). */
+  judged: number;
 }
 
 /** Everything measured for one strategy at one budget (summed over the run's conversations). */
@@ -57,6 +66,13 @@ export interface RunScore {
   readBackPrefixBreaks: number;
   /** Largest request the model answered, in tokens, as a share of the window. */
   largestShare: number;
+  /** Real-model probes per needle class (all zero in the scripted mode). */
+  probes: Record<NeedleKind, ProbeCount>;
+  /** The same per probe type (recall, artifact, continuation, decision). */
+  probeTypes: Record<ProbeType, ProbeCount>;
+  /** Calls to the probe model (and the judge), and the tokens of their prompts (not in tokens sent). */
+  probeCalls: number;
+  probeTokens: number;
   /** Time spent in the framework and strategy (summarizer included), milliseconds. */
   wallMs: number;
   /** CPU time of the same (user + system), milliseconds: steadier than wall time on a busy machine. */
@@ -66,6 +82,7 @@ export interface RunScore {
 /** A zeroed {@link RunScore}. */
 export function emptyRunScore(strategy: string, budget: number): RunScore {
   const zero = (): ClassCount => ({ total: 0, survived: 0, recovered: 0 });
+  const none = (): ProbeCount => ({ total: 0, correct: 0, judged: 0 });
   return {
     strategy,
     budget,
@@ -87,6 +104,13 @@ export function emptyRunScore(strategy: string, budget: number): RunScore {
     prefixBreaks: 0,
     readBackPrefixBreaks: 0,
     largestShare: 0,
+    probes: Object.fromEntries(NEEDLE_KINDS.map((kind) => [kind, none()])) as Record<NeedleKind, ProbeCount>,
+    probeTypes: Object.fromEntries(PROBE_TYPES.map((type) => [type, none()])) as Record<
+      ProbeType,
+      ProbeCount
+    >,
+    probeCalls: 0,
+    probeTokens: 0,
     wallMs: 0,
     cpuMs: 0,
   };
@@ -117,6 +141,15 @@ export function addRunScore(into: RunScore, other: RunScore): RunScore {
   into.prefixBreaks += other.prefixBreaks;
   into.readBackPrefixBreaks += other.readBackPrefixBreaks;
   into.largestShare = Math.max(into.largestShare, other.largestShare);
+  const addProbe = (left: ProbeCount, right: ProbeCount) => {
+    left.total += right.total;
+    left.correct += right.correct;
+    left.judged += right.judged;
+  };
+  for (const kind of NEEDLE_KINDS) addProbe(into.probes[kind], other.probes[kind]);
+  for (const type of PROBE_TYPES) addProbe(into.probeTypes[type], other.probeTypes[type]);
+  into.probeCalls += other.probeCalls;
+  into.probeTokens += other.probeTokens;
   into.wallMs += other.wallMs;
   into.cpuMs += other.cpuMs;
   return into;
@@ -129,6 +162,17 @@ export function allClasses(score: RunScore): ClassCount {
     total.total += score.classes[kind].total;
     total.survived += score.classes[kind].survived;
     total.recovered += score.classes[kind].recovered;
+  }
+  return total;
+}
+
+/** All probes of a score, every class together. */
+export function allProbes(score: RunScore): ProbeCount {
+  const total: ProbeCount = { total: 0, correct: 0, judged: 0 };
+  for (const kind of NEEDLE_KINDS) {
+    total.total += score.probes[kind].total;
+    total.correct += score.probes[kind].correct;
+    total.judged += score.probes[kind].judged;
   }
   return total;
 }
