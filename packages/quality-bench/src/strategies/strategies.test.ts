@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateConversation } from '../conversation/generate-conversation';
-import { conversationTokens, runSummarizer } from '../run/run-job';
+import { conversationTokens } from '../run/conversation-tokens';
+import { runSummarizer } from '../run/run-job';
 import { runStrategy } from '../run/run-strategy';
 import { allClasses, type RunScore } from '../score/run-score';
 import { createTokenCounter } from '../tokens/token-counter';
