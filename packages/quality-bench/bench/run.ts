@@ -130,9 +130,17 @@ const jobCount = Math.max(1, Number(values.jobs ?? Math.min(2, availableParallel
 const mode = values.full ? 'full' : realModel ? 'real' : 'default';
 const out = resolve(values.out ?? resolve(here, '..', 'results', `quality-${mode}.json`));
 
-// The longest jobs first, so the workers finish together.
-const cost = (job: Job) =>
-  job.turns * job.turns * (job.budget + 0.2) * (job.strategy.startsWith('LangChain') ? 4 : 1);
+// The longest jobs first, so the workers finish together: a job's CPU time grows about as the square
+// of its length, and per row as measured on the default suite (Spillway rows the heaviest).
+const weight = (strategy: string) =>
+  strategy.startsWith('Spillway')
+    ? 3
+    : strategy.startsWith('@context-chef')
+      ? 1.5
+      : strategy.startsWith('LangChain')
+        ? 1
+        : 0.2;
+const cost = (job: Job) => job.turns * job.turns * (job.budget + 0.5) * weight(job.strategy);
 const jobs: Job[] = suite
   .flatMap(({ seed, turns }) =>
     budgets.flatMap((budget) =>
