@@ -7,12 +7,13 @@
  *    auxiliaries, pronouns, verbs of saying, deciding, owning and approving: {@link ASKING_WORDS})
  *    left out; a crude stem (a trailing `s`, `es`, `ed`, `ing` removed) so a term matches as a
  *    word prefix; the {@link MAX_TERMS} longest kept (the most specific words), in question order.
- * 2. First call: a search for the terms. A tool that takes a regular expression gets a line that
- *    holds every term ({@link linePattern}); a tool that takes one literal string gets the longest
- *    term ({@link firstQuery}).
+ * 2. First call: a search for the two longest terms. A tool that takes a regular expression gets a
+ *    line that holds both, in either order ({@link linePattern}: RE2 syntax, as `spillway_recall`
+ *    takes it, which has no lookaround); a tool that takes one literal string gets the longest term.
  * 3. Second call: when the search listed hits, a read of the hit whose line shares most terms with
- *    the question (ties: the later one, the newest); when it listed none, a second search with
- *    the two longest terms (a literal tool: the second-longest term).
+ *    the question (ties: the later one, the newest); when it listed none, a read of the reference
+ *    shown in the request whose preceding text shares most terms with the question, or, when none
+ *    does, a second search for the longest term alone (a literal tool: the second-longest).
  */
 
 /** How many terms a search uses, at most. */
@@ -76,11 +77,15 @@ export function longestTerms(terms: readonly string[], count: number): string[] 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * A regular expression (for tools matching it case-insensitively with `^` at line starts) that
- * matches at the start of every line holding every term, each as a word prefix.
+ * A regular expression in RE2 syntax (matched case-insensitively, line by line) for a line that
+ * holds every term as a word prefix, in any order: one term, or two (`\bA[^\n]*\bB|\bB[^\n]*\bA`).
+ * More than two terms would need lookaround (which RE2 lacks) or every order spelled out (over
+ * `spillway_recall`'s size limit for a pattern), so only the first two are used.
  */
 export function linePattern(terms: readonly string[]): string {
-  return `^${terms.map((term) => `(?=[^\\n]*\\b${escapeRegExp(term)})`).join('')}`;
+  const [first, second] = terms.map((term) => `\\b${escapeRegExp(term)}`);
+  if (first === undefined) return '';
+  return second === undefined ? first : `${first}[^\\n]*${second}|${second}[^\\n]*${first}`;
 }
 
 /**
@@ -92,15 +97,16 @@ export interface SearchQuery {
   readonly literal: string;
 }
 
-/** The first search: every term (a literal tool: the longest term). */
+/** The first search: the two longest terms in one line (a literal tool: the longest term). */
 export function firstQuery(terms: readonly string[]): SearchQuery {
-  return { terms, literal: longestTerms(terms, 1)[0] ?? '' };
+  const longest = longestTerms(terms, 2);
+  return { terms: longest, literal: longest[0] ?? '' };
 }
 
-/** The second search, when the first listed nothing: the two longest terms (a literal tool: the second-longest). */
+/** The second search, when the first listed nothing: the longest term alone (a literal tool: the second-longest). */
 export function secondQuery(terms: readonly string[]): SearchQuery {
   const longest = longestTerms(terms, 2);
-  return { terms: longest, literal: longest[1] ?? longest[0] ?? '' };
+  return { terms: longest.slice(0, 1), literal: longest[1] ?? longest[0] ?? '' };
 }
 
 /** How many of `terms` a line holds (as word prefixes, case-insensitively). */

@@ -88,7 +88,7 @@ export function defaultStrategies(): Strategy[] {
     ),
     row(
       mastraStrategy(),
-      "a real Mastra `Agent` (`@mastra/core`) handed the whole history on every call (no Mastra memory), `TokenLimiterProcessor` at 85% of the window in `inputProcessors`",
+      'a real Mastra `Agent` (`@mastra/core`) handed the whole history on every call (no Mastra memory), `TokenLimiterProcessor` at 85% of the window in `inputProcessors`',
     ),
     row(
       pruneMessagesStrategy(),

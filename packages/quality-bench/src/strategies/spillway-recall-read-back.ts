@@ -2,6 +2,7 @@ import { RECALL_REF_PATTERN, RECALL_TOOL_NAME } from '@spillway/core';
 import { linePattern } from '../questions/query-policy';
 import type { ReadBack } from './strategy';
 import { toolReadBack } from './tool-read-back';
+import { withStillClock } from './with-still-clock';
 
 /** The part of Spillway's AI SDK read-back tool a read-back calls (`middleware.recallTool()`). */
 export interface RecallExecutor {
@@ -22,8 +23,10 @@ const LEAD_CHARS = 300;
  */
 export function spillwayRecallReadBack(tool: RecallExecutor): ReadBack {
   return (input) => {
+    // The tool's search has a time limit; the clock is held still so what it finds does not depend
+    // on the machine's load (see withStillClock).
     const run = async (args: Record<string, unknown>) => {
-      const output = await tool.execute(args, { messages: input.history });
+      const output = await withStillClock(() => tool.execute(args, { messages: input.history }));
       return typeof output === 'string' ? output : JSON.stringify(output);
     };
     const readArgs = (reference: string): Record<string, unknown> => {

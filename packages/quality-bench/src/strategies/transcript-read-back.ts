@@ -42,6 +42,8 @@ export function transcriptReadBack(): ReadBack {
           sources,
           pattern: linePattern(query.terms),
           maxChars: RECALL_ANSWER_MAX_CHARS,
+          // Like spillway_recall's under the benchmark (see withStillClock): no time limit.
+          timeLimitMs: Number.POSITIVE_INFINITY,
         });
         return {
           output: result.text,
