@@ -13,7 +13,7 @@ export default defineProject({
   },
   test: {
     name: 'quality-bench',
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Whole conversations through real frameworks: generous limits for busy CI machines.
     testTimeout: 120_000,
   },

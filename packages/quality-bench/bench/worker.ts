@@ -18,4 +18,6 @@ process.on('message', async (job: Job | 'exit') => {
     });
   }
 });
+// A worker whose parent is gone has no one to report to.
+process.on('disconnect', () => process.exit(0));
 process.send?.('ready');

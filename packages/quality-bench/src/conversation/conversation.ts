@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import type { PhrasingSplit } from './phrasings/phrasing-split';
 
 /**
  * The classes of facts the benchmark plants and later looks for.
@@ -7,7 +8,7 @@ import type { ModelMessage } from 'ai';
  * - `decision`: a choice and its reason ("we chose X because Y"); both must survive.
  * - `superseded`: a setting changed twice; only the latest value is right.
  * - `implicit`: a fact stated once, in passing, inside a longer user message.
- * - `constraint`: a standing rule ("never …", "always …"); some are later attacked by tool output
+ * - `constraint`: a standing rule, however phrased; some are later attacked by tool output
  *   that tells a summarizer to drop earlier rules.
  */
 export type NeedleKind =
@@ -28,17 +29,43 @@ export const NEEDLE_KINDS: readonly NeedleKind[] = [
   'constraint',
 ];
 
+/**
+ * Where a needle's text sits: the user's prose, a blob the user pasted (a config or a log), the
+ * assistant's text, or a tool's output.
+ */
+export type NeedleSource = 'user' | 'pasted' | 'assistant' | 'tool';
+
 /** One place a needle's text was written. */
 export interface NeedlePlacement {
   /** The turn (0-based) whose messages hold it. */
   turn: number;
   /** Index of the message in {@link Conversation.messages}. */
   messageIndex: number;
+  source: NeedleSource;
   /**
    * The exact strings that must all appear in a request for this placement to count as present
-   * (one string for most kinds; the choice and the reason for a decision).
+   * (one string: the identifier, the decision sentence, the setting's span, the rule sentence, …).
    */
   values: string[];
+  /**
+   * Words an answer about this placement must contain (case-insensitive) to show the fact was
+   * remembered, for real-model probes: the identifier, the chosen option, the setting's number, the
+   * person and team, a rule's key word.
+   */
+  answers: string[];
+}
+
+/** What a needle is about: what questions and probes ask with (never its value or its cue). */
+export interface NeedleTopic {
+  /** The thing the fact is about (e.g. "nightly ledger reconciliation job"); absent for rules. */
+  subject?: string;
+  /**
+   * What about it: the identifier's kind (`port`, `request`, …), the setting (`retry limit`), the
+   * person's relation (`approves`), `decision`, or `rule`.
+   */
+  detail: string;
+  /** For a rule: the questions written with its phrasing (`RulePhrasing.questions`). */
+  questions?: readonly string[];
 }
 
 /** A fact planted at a known place, with what a model would search for to find it again. */
@@ -57,6 +84,12 @@ export interface Needle {
    * search with it; the benchmark's read-back calls do.
    */
   cue: string;
+  topic: NeedleTopic;
+  /**
+   * The natural-language question a later turn asks about it (see `askQuestion`): what read-back
+   * searches and real-model probes work from. Never holds the value or the cue.
+   */
+  question: string;
   /** For a constraint: the turn of the eviction attack that came after it, if any. */
   attackedAtTurn?: number;
 }
@@ -86,6 +119,8 @@ export interface Turn {
 /** A generated agent conversation and what was planted in it. */
 export interface Conversation {
   seed: number;
+  /** The phrasings it was written with (see `PhrasingSplit`). */
+  split: PhrasingSplit;
   /** The system prompt (not part of `messages`; every strategy keeps it). */
   system: string;
   /** The whole conversation in AI SDK `ModelMessage` form, oldest first, without the system prompt. */

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NEEDLE_KINDS } from './conversation';
 import { generateConversation } from './generate-conversation';
-import { EVICTION_ATTACK } from './needle-text';
+import { EVICTION_ATTACKS } from './needle-text';
 
 /** Every text of a message (tool inputs and results included), as one string. */
 function textOf(message: ModelMessage): string {
@@ -56,6 +56,7 @@ describe('generateConversation', () => {
         if (needle.kind === 'identifier-tool') expect(role).toBe('tool');
         else if (needle.kind === 'decision') expect(['user', 'assistant']).toContain(role);
         else expect(role).toBe('user');
+        expect(placement.source === 'pasted' ? 'user' : placement.source).toBe(role);
       }
     }
   });
@@ -83,7 +84,10 @@ describe('generateConversation', () => {
       const { userIndex, endIndex } = conversation.turns[turn]!;
       const carriers = conversation.messages
         .slice(userIndex, endIndex + 1)
-        .filter((message) => message.role === 'tool' && textOf(message).includes(EVICTION_ATTACK));
+        .filter(
+          (message) =>
+            message.role === 'tool' && EVICTION_ATTACKS.some((attack) => textOf(message).includes(attack)),
+        );
       expect(carriers).toHaveLength(1);
     }
     const attacked = conversation.needles.filter((needle) => needle.attackedAtTurn !== undefined);

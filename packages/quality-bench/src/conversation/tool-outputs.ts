@@ -88,6 +88,30 @@ function lineMaker(random: SeededRandom, kind: ToolOutputKind): (index: number) 
   }
 }
 
+/**
+ * A YAML config block of about `lines` lines, with `inserts` (whole lines) placed at random lines
+ * inside it: what a user pastes when asking about their config.
+ */
+export function configYaml(random: SeededRandom, lines: number, inserts: readonly string[] = []): string {
+  const out = [`${random.pick(SERVICES)}:`];
+  for (let index = 0; index < lines; index++) {
+    const key = `${random.pick(FILLER_WORDS)}_${random.pick(FILLER_WORDS)}`;
+    const roll = random.next();
+    const value =
+      roll < 0.4
+        ? String(random.integer(1, 5000))
+        : roll < 0.6
+          ? random.pick(['true', 'false'])
+          : roll < 0.8
+            ? `"${words(random, random.integer(1, 3))}"`
+            : `${random.pick(SERVICES)}-${random.pick(FILLER_WORDS)}`;
+    out.push(`  ${key}: ${value}`);
+  }
+  const positions = inserts.map(() => 1 + Math.floor(random.next() * lines)).sort((a, b) => a - b);
+  for (let index = inserts.length - 1; index >= 0; index--) out.splice(positions[index]!, 0, inserts[index]!);
+  return out.join('\n');
+}
+
 function capitalise(text: string): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }

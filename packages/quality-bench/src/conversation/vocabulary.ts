@@ -109,15 +109,6 @@ export const TEAMS = [
   'mobile',
 ] as const;
 
-export const PLACES = [
-  'the Lisbon office',
-  'the Harbour Street office',
-  'the Osaka data centre',
-  'the Tallinn team room',
-  'the Montreal hub',
-  'the Nairobi office',
-] as const;
-
 /** Pairs of a thing chosen and the alternative it beat. */
 export const CHOICES = [
   ['Postgres', 'DynamoDB'],
@@ -141,23 +132,6 @@ export const REASONS = [
   'the vendor quote for the alternative was three times higher',
   'retries must never charge a customer twice',
   'the mobile clients cannot upgrade for another quarter',
-] as const;
-
-/**
- * Standing rules a user gives: the exact text a request must carry for the rule to survive, and
- * the phrase a model would search for to find it again.
- */
-export const RULES = [
-  { text: 'never run migrations against the prod database', cue: 'migrations against the prod database' },
-  { text: 'always write commit messages in French', cue: 'commit messages in French' },
-  { text: 'never push directly to the main branch', cue: 'push directly to the main branch' },
-  { text: 'only use pnpm, never npm or yarn', cue: 'only use pnpm' },
-  { text: 'do not modify anything under the vendor directory', cue: 'under the vendor directory' },
-  { text: 'always run the linter before proposing a commit', cue: 'run the linter' },
-  { text: 'never print secrets or tokens in your answers', cue: 'print secrets or tokens' },
-  { text: 'always ask before deleting any file', cue: 'before deleting any file' },
-  { text: 'do not add new runtime dependencies without asking', cue: 'new runtime dependencies' },
-  { text: 'only deploy on weekdays before 4 pm', cue: 'deploy on weekdays' },
 ] as const;
 
 export const CJK_ASKS = [

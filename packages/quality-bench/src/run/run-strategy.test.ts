@@ -3,7 +3,7 @@ import { generateConversation } from '../conversation/generate-conversation';
 import type { BenchRequest } from '../request/bench-request';
 import { fromLanguageModelPrompt } from '../request/from-language-model-prompt';
 import { allClasses } from '../score/run-score';
-import type { Strategy } from '../strategies/strategy';
+import type { ReadBack, Strategy } from '../strategies/strategy';
 import { createTokenCounter } from '../tokens/token-counter';
 import { checkpointTurns, requestContains, runStrategy } from './run-strategy';
 
@@ -12,11 +12,15 @@ const counter = createTokenCounter();
 const summarizer = { name: 'none', summarize: () => 'unused' };
 
 /** A hand-made strategy: builds each request from the history with `shape`. */
-function handMade(name: string, shape: (history: BenchRequest) => BenchRequest | undefined): Strategy {
+function handMade(
+  name: string,
+  shape: (history: BenchRequest) => BenchRequest | undefined,
+  readBack?: ReadBack,
+): Strategy {
   return {
     name,
     summarizes: false,
-    readsBack: false,
+    readsBack: readBack !== undefined,
     async start({ conversation: played }) {
       return {
         async step(call) {
@@ -27,6 +31,7 @@ function handMade(name: string, shape: (history: BenchRequest) => BenchRequest |
           const request = shape(history);
           return { sent: request === undefined ? [] : [request], delivered: request };
         },
+        ...(readBack ? { readBack } : {}),
         summarizerCalls: () => 0,
         summarizerTokens: () => 0,
       };
@@ -115,6 +120,67 @@ describe('runStrategy', () => {
     expect(score.latestAskPresent).toBe(0);
     expect(allClasses(score).survived).toBe(0);
     expect(score.tokensSent).toBe(0);
+  });
+
+  it('counts read-back calls as requests: their tokens in full, and the prefix they break', async () => {
+    const currentTurn = (history: BenchRequest) => {
+      let start = history.length - 1;
+      while (start > 0 && history[start]!.role !== 'user') start--;
+      return [history[0]!, ...history.slice(start)];
+    };
+    // Every needle lost; the read-back answers each with two calls.
+    const readBack: ReadBack = async ({ question }) => [
+      { toolName: 'search', input: { query: question.text }, output: `hits for ${question.text}` },
+      { toolName: 'read', input: { ref: 'm1' }, output: 'a page of the transcript' },
+    ];
+    const without = await run(handMade('current turn', currentTurn));
+    const score = await run(handMade('current turn + read-back', currentTurn, readBack));
+    expect(score.tokensSent).toBe(without.tokensSent);
+    const probes = allClasses(score).total;
+    expect(score.readBackCalls).toBe(2 * probes);
+    // Each call is one more request: the checkpoint's request, then the calls so far and their
+    // results, counted whole. Recomputed here by hand.
+    const exchange = (toolName: string, input: unknown, output: string): BenchRequest => [
+      {
+        role: 'assistant',
+        parts: [{ type: 'tool-call', toolCallId: 'x', toolName, input: JSON.stringify(input) }],
+      },
+      {
+        role: 'tool',
+        parts: [
+          { type: 'tool-result', toolCallId: 'x', toolName, content: [{ type: 'text', text: output }] },
+        ],
+      },
+    ];
+    let expected = 0;
+    for (const checkpoint of checkpointTurns(conversation.turns.length)) {
+      const call = [...conversation.calls].reverse().find((item) => item.turn === checkpoint)!;
+      const base = currentTurn(
+        fromLanguageModelPrompt([
+          { role: 'system', content: conversation.system },
+          ...conversation.messages.slice(0, call.historyLength),
+        ]),
+      );
+      for (const needle of conversation.needles.filter((item) => item.placements[0]!.turn < checkpoint)) {
+        const first = [
+          ...base,
+          ...exchange('search', { query: needle.question }, `hits for ${needle.question}`),
+        ];
+        const second = [...first, ...exchange('read', { ref: 'm1' }, 'a page of the transcript')];
+        expected += counter.request(first) + counter.request(second);
+      }
+    }
+    expect(score.readBackTokens).toBe(expected);
+    // Each needle's read-back branches from the checkpoint's request: the first extends it, every
+    // later one breaks the prefix, and so does the next call of the script (here it breaks anyway:
+    // a new turn starts over).
+    const checkpoints = checkpointTurns(conversation.turns.length);
+    const perCheckpoint = checkpoints.map(
+      (turn) => conversation.needles.filter((item) => item.placements[0]!.turn < turn).length,
+    );
+    const readBackBreaks = perCheckpoint.reduce((sum, count) => sum + Math.max(0, count - 1), 0);
+    expect(score.readBackPrefixBreaks).toBe(readBackBreaks);
+    expect(score.prefixBreaks).toBe(without.prefixBreaks + readBackBreaks);
   });
 
   it('finds the latest ask only when the whole of it is there', () => {

@@ -1,10 +1,11 @@
 import type { Conversation } from '../conversation/conversation';
+import type { Prober } from '../probes/create-prober';
 import { type BenchRequest, messageTexts, partTexts, type RequestMessage } from '../request/bench-request';
 import { fromLanguageModelPrompt } from '../request/from-language-model-prompt';
 import { createMessageKeys, isPrefix } from '../request/message-keys';
 import { emptyRunScore, type RunScore } from '../score/run-score';
 import { addCheckpoint, scoreCheckpoint } from '../score/score-checkpoint';
-import type { Strategy } from '../strategies/strategy';
+import type { ReadBackCall, Strategy } from '../strategies/strategy';
 import type { BenchSummarizer } from '../summarizer/bench-summarizer';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter';
 
@@ -20,6 +21,11 @@ export interface RunStrategyOptions {
   counter: TokenCounter;
   /** @default an estimating counter (see `StrategyContext.steering`) */
   steering?: TokenCounter;
+  /**
+   * Asks a real model about every needle at each checkpoint, from the request it was sent
+   * (real-model mode); none in the scripted mode.
+   */
+  prober?: Prober;
   /**
    * How many checkpoints: the last call of turns ⌈N·k/checkpoints⌉ (k = 1…checkpoints) is checked
    * for every needle planted before it.
@@ -48,6 +54,29 @@ export function requestContains(request: BenchRequest, text: string): boolean {
   return false;
 }
 
+/** A read-back call and its result as the two messages a request carries them in. */
+function readBackExchange(id: string, call: ReadBackCall): RequestMessage[] {
+  return [
+    {
+      role: 'assistant',
+      parts: [
+        { type: 'tool-call', toolCallId: id, toolName: call.toolName, input: JSON.stringify(call.input) },
+      ],
+    },
+    {
+      role: 'tool',
+      parts: [
+        {
+          type: 'tool-result',
+          toolCallId: id,
+          toolName: call.toolName,
+          content: [{ type: 'text', text: call.output }],
+        },
+      ],
+    },
+  ];
+}
+
 /**
  * Plays one conversation through one strategy at one budget: every model call in order, each
  * handed the history so far; scores the requests the model received.
@@ -61,6 +90,7 @@ export async function runStrategy({
   counter,
   steering = createTokenCounter({ text: 'estimate' }),
   checkpoints = 4,
+  prober,
 }: RunStrategyOptions): Promise<RunScore> {
   const score = emptyRunScore(strategy.name, budget);
   score.conversations = 1;
@@ -73,7 +103,9 @@ export async function runStrategy({
     lastCallOfTurn.set(call.turn, index);
   });
   const keyOf = createMessageKeys();
+  // The last request of any kind, and the last request of the script (read-back requests aside).
   let previousKeys: string[] | undefined;
+  let previousScriptKeys: string[] | undefined;
 
   for (let index = 0; index < conversation.calls.length; index++) {
     const call = conversation.calls[index]!;
@@ -104,21 +136,64 @@ export async function runStrategy({
         score.currentTurnIntact++;
       }
       const keys = delivered.map(keyOf);
-      if (previousKeys !== undefined && !isPrefix(previousKeys, keys)) score.prefixBreaks++;
+      if (previousKeys !== undefined && !isPrefix(previousKeys, keys)) {
+        score.prefixBreaks++;
+        if (previousScriptKeys !== undefined && isPrefix(previousScriptKeys, keys))
+          score.readBackPrefixBreaks++;
+      }
       previousKeys = keys;
+      previousScriptKeys = keys;
     }
     if (checkpointSet.has(call.turn) && lastCallOfTurn.get(call.turn) === index) {
-      addCheckpoint(
-        score,
-        await scoreCheckpoint({
-          request: delivered,
-          needles: conversation.needles,
-          turn: call.turn,
-          readBack: session.readBack,
-          history: conversation.messages.slice(0, call.historyLength),
-        }),
-      );
+      const results = await scoreCheckpoint({
+        request: delivered,
+        needles: conversation.needles,
+        turn: call.turn,
+        readBack: session.readBack,
+        history: conversation.messages.slice(0, call.historyLength),
+      });
+      addCheckpoint(score, results);
+      if (prober !== undefined) {
+        for (const probe of await prober.probe(
+          delivered,
+          results.map((result) => result.expectation),
+        )) {
+          for (const count of [score.probes[probe.expectation.needle.kind], score.probeTypes[probe.type]]) {
+            count.total++;
+            if (probe.correct) count.correct++;
+            if (probe.judged) count.judged++;
+          }
+        }
+      }
+      if (delivered !== undefined) {
+        // Each needle's read-back is a branch from the checkpoint's request: one more request per
+        // call, holding the calls so far and their results, counted whole; the prefix is tracked
+        // across them, so the next script call is compared with the last read-back request.
+        const base = counter.request(delivered);
+        const baseKeys = delivered.map(keyOf);
+        for (const result of results) {
+          let appended = 0;
+          let keys = baseKeys;
+          result.calls.forEach((readCall, order) => {
+            const id = `readback_${call.turn}_${result.expectation.needle.id}_${order}`;
+            const exchange = readBackExchange(id, readCall);
+            appended += counter.request(exchange);
+            score.readBackCalls++;
+            score.readBackTokens += base + appended;
+            keys = [...keys, ...exchange.map(keyOf)];
+            if (previousKeys !== undefined && !isPrefix(previousKeys, keys)) {
+              score.prefixBreaks++;
+              score.readBackPrefixBreaks++;
+            }
+            previousKeys = keys;
+          });
+        }
+      }
     }
+  }
+  if (prober !== undefined) {
+    score.probeCalls = prober.calls();
+    score.probeTokens = prober.tokens();
   }
   score.summarizerCalls = session.summarizerCalls();
   score.summarizerTokens = session.summarizerTokens();

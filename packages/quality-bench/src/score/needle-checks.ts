@@ -7,6 +7,8 @@ export interface NeedleExpectation {
   values: string[];
   /** Earlier values of a superseded setting, now wrong. */
   stale: string[];
+  /** Words an answer must hold (the latest placement's `answers`). */
+  answers: string[];
   /** For a constraint: whether an eviction attack came between the rule and this point. */
   attacked: boolean;
 }
@@ -23,6 +25,7 @@ export function expectationAt(needle: Needle, turn: number): NeedleExpectation |
     needle,
     values: latest.values,
     stale: placed.slice(0, -1).flatMap((placement) => placement.values),
+    answers: latest.answers,
     attacked: needle.attackedAtTurn !== undefined && needle.attackedAtTurn < turn,
   };
 }
@@ -45,4 +48,37 @@ export function latestValueCorrect(
   if (!allPresent(text, values)) return false;
   const latestAt = Math.min(...values.map((value) => text.lastIndexOf(value)));
   return stale.every((value) => text.lastIndexOf(value) < latestAt);
+}
+
+/** A line that marks the value on it as no longer in force. */
+const MARKED_OLD = /\b(?:superseded|outdated|stale|replaced|old value|no longer)\b/i;
+/** A line that marks the value on it as the one in force. */
+const MARKED_NEWEST = /\b(?:newest|latest|current)\b/i;
+
+/** The line of `text` around `index`. */
+function lineAt(text: string, index: number): string {
+  const start = text.lastIndexOf('\n', index) + 1;
+  const end = text.indexOf('\n', index);
+  return text.slice(start, end === -1 ? text.length : end);
+}
+
+/**
+ * Whether what a read-back returned (`found`) answers a superseded setting rightly: its latest
+ * value is there, and every earlier value it also returned is either marked as old on its line
+ * (superseded, outdated, stale, replaced, old value, no longer) or the latest value is marked as
+ * the one in force on its line (newest, latest, current). An old value returned unmarked next to
+ * the newest is wrong: the model cannot tell which one holds.
+ */
+export function readBackCorrect(found: string, values: readonly string[], stale: readonly string[]): boolean {
+  if (!allPresent(found, values)) return false;
+  const staleShown = stale.filter((value) => found.includes(value));
+  if (staleShown.length === 0) return true;
+  const newestMarked = values.every((value) => MARKED_NEWEST.test(lineAt(found, found.indexOf(value))));
+  if (newestMarked) return true;
+  return staleShown.every((value) => {
+    for (let at = found.indexOf(value); at !== -1; at = found.indexOf(value, at + 1)) {
+      if (!MARKED_OLD.test(lineAt(found, at))) return false;
+    }
+    return true;
+  });
 }

@@ -15,7 +15,15 @@ const needle = (
   id,
   kind,
   cue: `${id} cue`,
-  placements: placements.map(([turn, value]) => ({ turn, messageIndex: turn * 2, values: [value] })),
+  topic: { subject: `${id} subject`, detail: kind },
+  question: `What about ${id}?`,
+  placements: placements.map(([turn, value]) => ({
+    turn,
+    messageIndex: turn * 2,
+    source: 'user' as const,
+    values: [value],
+    answers: [value],
+  })),
   ...extra,
 });
 
@@ -94,11 +102,11 @@ describe('scoreCheckpoint', () => {
   it('counts what the read-back returns within two calls, and nothing after them', async () => {
     const asked: string[] = [];
     const readBack: ReadBack = async ({ question, maxCalls }) => {
-      asked.push(question.cue);
+      asked.push(question.text);
       expect(maxCalls).toBe(2);
-      if (question.cue === 'id-lost cue') {
+      if (question.text === 'What about id-lost?') {
         return [
-          { toolName: 'recall', input: { query: question.cue }, output: 'no match' },
+          { toolName: 'recall', input: { query: question.text }, output: 'no match' },
           { toolName: 'recall', input: { reference: 'r1' }, output: 'request_id=req_bbbb2222' },
         ];
       }
@@ -116,12 +124,39 @@ describe('scoreCheckpoint', () => {
       history: [],
       readBack,
     });
-    expect(asked).toEqual(['id-lost cue', 'rule cue']);
+    // The read-back is asked the needle's question, never its cue.
+    expect(asked).toEqual(['What about id-lost?', 'What about rule?']);
     expect(results.map((result) => [result.present, result.recovered, result.calls.length])).toEqual([
       [true, true, 0],
       [false, true, 2],
       [false, false, 2],
     ]);
+  });
+
+  it('counts an old value of a setting returned unmarked beside the newest as wrong', async () => {
+    const setting = needle('limit', 'superseded', [
+      [1, 'limit to 11'],
+      [2, 'limit to 23'],
+      [3, 'limit to 47'],
+    ]);
+    const answering =
+      (output: string): ReadBack =>
+      async () => [{ toolName: 'recall', input: {}, output }];
+    const verdict = async (output: string) =>
+      (
+        await scoreCheckpoint({
+          request: request('nothing here'),
+          needles: [setting],
+          turn: 5,
+          history: [],
+          readBack: answering(output),
+        })
+      )[0]!.recovered;
+    expect(await verdict('set the limit to 47')).toBe(true);
+    expect(await verdict('set the limit to 11\nthen the limit to 23\nthen the limit to 47')).toBe(false);
+    expect(await verdict('set the limit to 23\nnow the limit to 47 (latest)')).toBe(true);
+    expect(await verdict('(superseded) the limit to 11\nthe limit to 47')).toBe(true);
+    expect(await verdict('the limit to 11\nthe limit to 23')).toBe(false);
   });
 
   it('finds nothing in a failed call', async () => {

@@ -2,7 +2,13 @@ import type { ModelMessage } from 'ai';
 import type { Needle } from '../conversation/conversation';
 import { type BenchRequest, requestText } from '../request/bench-request';
 import type { ReadBack, ReadBackCall } from '../strategies/strategy';
-import { allPresent, expectationAt, latestValueCorrect, type NeedleExpectation } from './needle-checks';
+import {
+  allPresent,
+  expectationAt,
+  latestValueCorrect,
+  type NeedleExpectation,
+  readBackCorrect,
+} from './needle-checks';
 import type { RunScore } from './run-score';
 
 /** The tool calls a read-back may make per needle. */
@@ -26,7 +32,10 @@ export interface NeedleResult {
   expectation: NeedleExpectation;
   /** Its value(s) are in the request verbatim. */
   present: boolean;
-  /** Present, or found by the strategy's read-back within {@link MAX_READ_BACK_CALLS} calls. */
+  /**
+   * Present, or found by the strategy's read-back within {@link MAX_READ_BACK_CALLS} calls (for a
+   * superseded setting: the latest value, with no earlier one returned unmarked beside it).
+   */
   recovered: boolean;
   /** For a superseded setting: the latest value is present and read last. */
   correct: boolean;
@@ -36,8 +45,9 @@ export interface NeedleResult {
 
 /**
  * Checks every needle planted before `turn` against the request: present verbatim; if not, whether
- * the strategy's read-back finds it within two tool calls (the value appears in what the calls
- * returned). A failed call (no request) finds nothing.
+ * the strategy's read-back, asked the needle's question, finds it within two tool calls (the value
+ * appears in what the calls returned; for a superseded setting, without an earlier value returned
+ * unmarked beside it: see `readBackCorrect`). A failed call (no request) finds nothing.
  */
 export async function scoreCheckpoint({
   request,
@@ -55,14 +65,20 @@ export async function scoreCheckpoint({
     let calls: ReadBackCall[] = [];
     if (!present && request !== undefined && readBack !== undefined) {
       calls = (
-        await readBack({ request, history, question: { cue: needle.cue }, maxCalls: MAX_READ_BACK_CALLS })
+        await readBack({
+          request,
+          history,
+          question: { text: needle.question },
+          maxCalls: MAX_READ_BACK_CALLS,
+        })
       ).slice(0, MAX_READ_BACK_CALLS);
     }
     const found = calls.map((call) => call.output).join('\n');
     results.push({
       expectation,
       present,
-      recovered: present || (calls.length > 0 && allPresent(found, expectation.values)),
+      recovered:
+        present || (calls.length > 0 && readBackCorrect(found, expectation.values, expectation.stale)),
       correct: request !== undefined && latestValueCorrect(text, expectation.values, expectation.stale),
       calls,
     });

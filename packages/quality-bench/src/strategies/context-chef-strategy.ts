@@ -37,6 +37,19 @@ export interface ContextChefStrategyOptions {
    * @default true
    */
   persist?: boolean;
+  /**
+   * `compress.toolResultStubThreshold`: tool results longer than this many characters reach the
+   * summarizer as a one-line stub (its knob for tool-heavy sessions: the summarizer reads the
+   * dialogue, not the logs). Undefined: off (its default).
+   * @default undefined
+   */
+  toolResultStubThreshold?: number;
+  /**
+   * `clear: [{ target: 'tool-result', keepRecent }]`: every tool result but the `keepRecent`
+   * newest becomes `[Old tool result content cleared]` (after compression). Undefined: off.
+   * @default undefined
+   */
+  clearKeepRecent?: number;
 }
 
 const silentLogger = { warn: () => {}, error: () => {}, info: () => {}, debug: () => {}, log: () => {} };
@@ -51,6 +64,8 @@ export function contextChefStrategy({
   name = '@context-chef/ai-sdk-middleware',
   archive = true,
   persist = true,
+  toolResultStubThreshold,
+  clearKeepRecent,
 }: ContextChefStrategyOptions = {}): Strategy {
   return {
     name,
@@ -66,7 +81,13 @@ export function contextChefStrategy({
       const archiveView = store.namespace('archive');
       const middleware = createMiddleware({
         contextWindow: context.contextWindow,
-        compress: { model: summaryModel.model as never },
+        compress: {
+          model: summaryModel.model as never,
+          ...(toolResultStubThreshold === undefined ? {} : { toolResultStubThreshold }),
+        },
+        ...(clearKeepRecent === undefined
+          ? {}
+          : { clear: [{ target: 'tool-result' as const, keepRecent: clearKeepRecent }] }),
         truncate: { threshold: 5000, headChars: 500, tailChars: 1000, ...(archive ? { store } : {}) },
         ...(archive
           ? {
@@ -133,16 +154,25 @@ export function contextChefStrategy({
           ? toolReadBack({
               toolName: 'context',
               referencePattern: /context:\/\/(?:vfs|archive)\/[\w.-]+/,
-              // One search call covers one namespace; the archive holds every compressed span.
+              // One search call covers one namespace; the archive holds every compressed span. Its
+              // search takes one literal string (a case-insensitive substring).
               search: async (query) => {
-                const output = await call({ command: 'search', path: 'context://archive/', query });
-                const references = [...output.matchAll(/context:\/\/archive\/[\w.-]+/g)]
-                  .map((match) => match[0])
-                  .filter((reference) => reference !== 'context://archive/');
-                return { output, references };
+                const output = await call({
+                  command: 'search',
+                  path: 'context://archive/',
+                  query: query.literal,
+                });
+                const hits = [...output.matchAll(/^- (context:\/\/archive\/[\w.-]+)(?::\s?(.*))?$/gm)]
+                  .filter((match) => match[1] !== 'context://archive/')
+                  .map((match) => ({ reference: match[1]!, line: match[2] ?? '' }));
+                return { output, hits };
               },
               read: (reference) => call({ command: 'view', path: reference }),
-              searchInput: (query) => ({ command: 'search', path: 'context://archive/', query }),
+              searchInput: (query) => ({
+                command: 'search',
+                path: 'context://archive/',
+                query: query.literal,
+              }),
               readInput: (reference) => ({ command: 'view', path: reference }),
             })
           : undefined,

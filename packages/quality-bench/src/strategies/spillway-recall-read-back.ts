@@ -1,6 +1,8 @@
 import { RECALL_REF_PATTERN, RECALL_TOOL_NAME } from '@spillway/core';
+import { linePattern } from '../questions/query-policy';
 import type { ReadBack } from './strategy';
 import { toolReadBack } from './tool-read-back';
+import { withStillClock } from './with-still-clock';
 
 /** The part of Spillway's AI SDK read-back tool a read-back calls (`middleware.recallTool()`). */
 export interface RecallExecutor {
@@ -13,15 +15,18 @@ const LEAD_CHARS = 300;
 
 /**
  * Spillway's read-back, played like every strategy's ({@link toolReadBack}): `spillway_recall`
- * searches the cut material for the cue, then reads the page at the first match; the tool is
+ * searches (a regular expression: a line holding every term of the question), then reads the page
+ * at the hit that shares most terms with the question; the tool is
  * executed the way the AI SDK runs it, with the conversation the application holds as `messages`.
  * A search result names `{"ref","offset"}` pairs; each becomes a reference `ref@offset`, read from a
  * little before the match.
  */
 export function spillwayRecallReadBack(tool: RecallExecutor): ReadBack {
   return (input) => {
+    // The tool's search has a time limit; the clock is held still so what it finds does not depend
+    // on the machine's load (see withStillClock).
     const run = async (args: Record<string, unknown>) => {
-      const output = await tool.execute(args, { messages: input.history });
+      const output = await withStillClock(() => tool.execute(args, { messages: input.history }));
       return typeof output === 'string' ? output : JSON.stringify(output);
     };
     const readArgs = (reference: string): Record<string, unknown> => {
@@ -33,14 +38,15 @@ export function spillwayRecallReadBack(tool: RecallExecutor): ReadBack {
       toolName: RECALL_TOOL_NAME,
       referencePattern: new RegExp(RECALL_REF_PATTERN.source),
       search: async (query) => {
-        const output = await run({ search: query });
-        const references = [...output.matchAll(/\{"ref":"([^"]+)","offset":(\d+)\}/g)].map(
-          (match) => `${match[1]}@${match[2]}`,
-        );
-        return { output, references };
+        const output = await run({ search: linePattern(query.terms) });
+        const hits = [...output.matchAll(/^\{"ref":"([^"]+)","offset":(\d+)\}: (.*)$/gm)].map((match) => ({
+          reference: `${match[1]}@${match[2]}`,
+          line: match[3]!,
+        }));
+        return { output, hits };
       },
       read: (reference) => run(readArgs(reference)),
-      searchInput: (query) => ({ search: query }),
+      searchInput: (query) => ({ search: linePattern(query.terms) }),
       readInput: readArgs,
     })(input);
   };

@@ -34,8 +34,11 @@ export interface StepResult {
 
 /** What a model is looking for when it reads cut material back. Never contains the answer. */
 export interface ReadBackQuestion {
-  /** A phrase naming what the fact is about, as the conversation wrote it (see `Needle.cue`). */
-  cue: string;
+  /**
+   * The question asked about the fact, in natural language (`Needle.question`): never its value,
+   * never the phrase that stood next to it.
+   */
+  text: string;
 }
 
 /** One read-back tool call the simulated model made, and the tool's answer. */
@@ -84,5 +87,20 @@ export interface Strategy {
   summarizes: boolean;
   /** Whether its sessions have a read-back mechanism (its "found" scores are shown). */
   readsBack: boolean;
+  /**
+   * Whether the row belongs in the headline tables; `false` puts it in the secondary table (a
+   * variant, or a configuration its own docs advise against for long sessions). Every row is in
+   * the JSON either way.
+   * @default true
+   */
+  headline?: boolean;
+  /**
+   * Whether the row runs only when `--strategies` names it (a slow row, e.g. a whole framework's
+   * agent loop per turn); it is in the JSON of the runs that include it.
+   * @default false
+   */
+  optIn?: boolean;
+  /** How it is configured, in a sentence (printed in the README's strategies table and the JSON). */
+  configuration?: string;
   start(context: StrategyContext): Promise<StrategySession>;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SearchQuery } from '../questions/query-policy';
 import type { BenchRequest } from '../request/bench-request';
 import { toolReadBack, visibleReferences } from './tool-read-back';
 
@@ -24,7 +25,7 @@ describe('toolReadBack', () => {
     expect(visibleReferences(request, pattern)[0]!.context).toContain('ledger shard key');
   });
 
-  it('without a search, reads the references whose context shares most words with the cue, best first, at most two', async () => {
+  it('without a search, reads the shown references whose context shares most terms with the question, at most two', async () => {
     const read: string[] = [];
     const readBack = toolReadBack({
       toolName: 'read',
@@ -37,41 +38,87 @@ describe('toolReadBack', () => {
     const calls = await readBack({
       request,
       history: [],
-      question: { cue: 'billing export output' },
+      question: { text: 'What did the billing export print?' },
       maxCalls: 2,
     });
-    // "billing export output" shares three words with vfs/2's context, one with vfs/3's, none with the archive's.
-    expect(read).toEqual(['ref://vfs/2', 'ref://vfs/3']);
-    expect(calls[0]).toEqual({
-      toolName: 'read',
-      input: { reference: 'ref://vfs/2' },
-      output: 'content of ref://vfs/2',
+    // "billing" and "export" are in vfs/2's context only; nothing of the question is in the others'.
+    expect(read).toEqual(['ref://vfs/2']);
+    expect(calls).toEqual([
+      { toolName: 'read', input: { reference: 'ref://vfs/2' }, output: 'content of ref://vfs/2' },
+    ]);
+    const none = await readBack({
+      request,
+      history: [],
+      question: { text: 'Which kubernetes version?' },
+      maxCalls: 2,
     });
-    const none = await readBack({ request, history: [], question: { cue: 'kubernetes' }, maxCalls: 2 });
     expect(none).toEqual([]);
   });
 
-  it('with a search, searches the cue and reads the first reference it names, within the call budget', async () => {
+  it('with a search, searches the question’s terms (never its cue), then reads the hit sharing most terms', async () => {
+    const queries: SearchQuery[] = [];
     const readBack = toolReadBack({
       toolName: 'recall',
       referencePattern: pattern,
-      search: async (query) => ({
-        output: `2 hits for ${query}`,
-        references: ['ref://vfs/9', 'ref://vfs/8'],
-      }),
+      search: async (query) => {
+        queries.push(query);
+        return {
+          output: '2 hits',
+          hits: [
+            { reference: 'ref://vfs/9', line: 'the ledger worker restarted' },
+            { reference: 'ref://vfs/8', line: 'ledger shard key is sk-1234' },
+          ],
+        };
+      },
       read: async (reference) => `content of ${reference}`,
     });
     const calls = await readBack({
       request,
       history: [],
-      question: { cue: 'ledger shard key' },
+      question: { text: 'Which shard key did I give for the ledger?' },
       maxCalls: 2,
     });
+    // The two longest terms (a literal tool: the longest); the read ranks hits by all three.
+    expect(queries).toEqual([{ terms: ['ledger', 'shard'], literal: 'ledger' }]);
     expect(calls.map((call) => call.input)).toEqual([
-      { query: 'ledger shard key' },
-      { reference: 'ref://vfs/9' },
+      { query: 'ledger shard' },
+      { reference: 'ref://vfs/8' },
     ]);
-    const one = await readBack({ request, history: [], question: { cue: 'ledger shard key' }, maxCalls: 1 });
+    const one = await readBack({ request, history: [], question: { text: 'Which shard key?' }, maxCalls: 1 });
     expect(one).toHaveLength(1);
+  });
+
+  it('when the search lists nothing, reads a shown reference that matches, else searches again with fewer terms', async () => {
+    const queries: SearchQuery[] = [];
+    const readBack = toolReadBack({
+      toolName: 'recall',
+      referencePattern: pattern,
+      search: async (query) => {
+        queries.push(query);
+        return { output: 'no match', hits: [] };
+      },
+      read: async (reference) => `content of ${reference}`,
+    });
+    const shown = await readBack({
+      request,
+      history: [],
+      question: { text: 'What did the billing export print?' },
+      maxCalls: 2,
+    });
+    expect(shown.map((call) => call.input)).toEqual([
+      { query: 'export print' },
+      { reference: 'ref://vfs/2' },
+    ]);
+    queries.length = 0;
+    const again = await readBack({
+      request,
+      history: [],
+      question: { text: 'Which kubernetes version runs the payments cluster?' },
+      maxCalls: 2,
+    });
+    expect(again).toHaveLength(2);
+    // Crude stems; the two longest terms (ties: question order), then the longest alone.
+    expect(queries.map((query) => query.terms)).toEqual([['kubernet', 'version'], ['kubernet']]);
+    expect(queries.map((query) => query.literal)).toEqual(['kubernet', 'version']);
   });
 });

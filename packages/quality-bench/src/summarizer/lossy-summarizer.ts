@@ -27,6 +27,13 @@ export interface LossySummarizerOptions {
    * @default none
    */
   instructions?: Iterable<string>;
+  /**
+   * The standing rules of the conversation (sentences, however phrased): a sentence containing one
+   * of them is a rule sentence, as is one matching {@link RULE_SENTENCE}. A model told to drop the
+   * earlier rules recognises a rule by what it says, not by its keywords.
+   * @default none
+   */
+  rules?: Iterable<string>;
 }
 
 /** The longest sentence copied; longer lines are data (a JSON blob, a base64 line), not prose. */
@@ -43,7 +50,7 @@ const MIN_CJK = 8;
 export const EVICTION_INSTRUCTION =
   /\b(?:drop|ignore|disregard|forget|discard|remove|omit)\b[^.!?]{0,80}\b(?:previous|earlier|prior|above|all|existing)\b[^.!?]{0,40}\b(?:rules?|instructions?|constraints?|policies)\b/i;
 
-/** A sentence that states a standing rule. */
+/** A sentence that states a standing rule by its keywords (see also `rules`). */
 export const RULE_SENTENCE = /\b(?:never|always|only|must|do not|don't)\b/i;
 
 /**
@@ -57,8 +64,9 @@ export const RULE_SENTENCE = /\b(?:never|always|only|must|do not|don't)\b/i;
  *    short lines, base64, braces — data a model describes rather than copies.
  * 3. Obey in-text instructions: a sentence that tells the summarizer to drop, ignore or forget the
  *    previous/earlier/all rules, instructions or constraints ({@link EVICTION_INSTRUCTION}) removes
- *    every rule sentence ({@link RULE_SENTENCE}: never, always, only, must, do not) that came
- *    before it in the prompt; the instruction itself is not copied either.
+ *    every rule sentence that came before it in the prompt (one that holds a rule of `rules`, or
+ *    matches {@link RULE_SENTENCE}: never, always, only, must, do not); the instruction itself is
+ *    not copied either.
  * 4. Keep each remaining sentence when `hash(seed, sentence) < keepRatio` (0.5): the coin flip
  *    depends on the sentence alone, so every strategy faces the same flips, and a sentence kept
  *    once is kept again when a summary is summarized again (a stable model; losses come from
@@ -76,9 +84,13 @@ export function createLossySummarizer({
   maxOutputChars = 8000,
   maxOutputShare = 0.25,
   instructions = [],
+  rules = [],
 }: LossySummarizerOptions): (prompt: string) => string {
   const ignored = new Set<string>();
   for (const text of instructions) for (const line of splitSentences(text)) ignored.add(line);
+  const ruleTexts = [...rules];
+  const isRule = (sentence: string) =>
+    RULE_SENTENCE.test(sentence) || ruleTexts.some((rule) => sentence.includes(rule));
   return (prompt) => {
     const sentences = splitSentences(prompt);
     const dropped = new Set<number>();
@@ -86,7 +98,7 @@ export function createLossySummarizer({
       if (!EVICTION_INSTRUCTION.test(sentences[index]!)) continue;
       dropped.add(index);
       for (let earlier = 0; earlier < index; earlier++) {
-        if (RULE_SENTENCE.test(sentences[earlier]!)) dropped.add(earlier);
+        if (isRule(sentences[earlier]!)) dropped.add(earlier);
       }
     }
     const kept: { sentence: string; score: number; order: number }[] = [];

@@ -1,6 +1,7 @@
 import { createEstimator, imageTokens } from '@spillway/core';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { hashText } from '../random/hash-text';
 import type { BenchRequest, RequestMessage, RequestPart } from '../request/bench-request';
 
 /**
@@ -13,6 +14,18 @@ export interface TokenCounter {
   part(part: RequestPart): number;
   message(message: RequestMessage): number;
   request(request: BenchRequest): number;
+  /**
+   * The exact counts of every text counted so far, keyed by {@link textKey} (for the on-disk
+   * conversation cache); empty for an estimating counter.
+   */
+  exportCounts(): Record<string, number>;
+  /** Counts from {@link exportCounts} of an earlier run: a text whose key is known is not encoded again. */
+  preload(counts: Readonly<Record<string, number>>): void;
+}
+
+/** A text's key in exported counts: two 32-bit hashes of it and its length (collisions: ~2⁻⁶⁴). */
+export function textKey(text: string): string {
+  return `${hashText(text, 0x9e3779b9).toString(36)}.${hashText(text, 0x85ebca6b).toString(36)}.${text.length}`;
 }
 
 /** Framing tokens per message (role markers), as OpenAI's chat format spends them. */
@@ -50,11 +63,23 @@ export function createTokenCounter({ text: method = 'o200k' }: TokenCounterOptio
   if (estimator === undefined) encoder ??= new Tiktoken(o200kBase);
   const exact = encoder;
   const texts = new Map<string, number>();
+  const known = new Map<string, number>();
   const images = new Map<string, number>();
   const text = (value: string): number => {
     if (value.length === 0) return 0;
-    if (estimator !== undefined) return estimator.countText(value);
     let count = texts.get(value);
+    if (estimator !== undefined) {
+      // Memoised too: strategies recount the same texts at every call.
+      if (count === undefined) {
+        count = estimator.countText(value);
+        texts.set(value, count);
+      }
+      return count;
+    }
+    if (count === undefined && known.size > 0) {
+      count = known.get(textKey(value));
+      if (count !== undefined) texts.set(value, count);
+    }
     if (count === undefined) {
       count = 0;
       for (let start = 0; start < value.length; ) {
@@ -105,5 +130,14 @@ export function createTokenCounter({ text: method = 'o200k' }: TokenCounterOptio
     part,
     message,
     request: (request) => request.reduce((sum, item) => sum + message(item), 0),
+    exportCounts: () => {
+      const counts: Record<string, number> = {};
+      if (estimator === undefined) for (const [value, count] of texts) counts[textKey(value)] = count;
+      return counts;
+    },
+    preload: (counts) => {
+      if (estimator !== undefined) return;
+      for (const [key, count] of Object.entries(counts)) known.set(key, count);
+    },
   };
 }
