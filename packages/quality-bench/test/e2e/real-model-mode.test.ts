@@ -94,8 +94,9 @@ describe('the real-model mode against a loopback OpenAI-compatible server', () =
   });
 
   it('gives the real model to every framework as its summarizer (AI SDK and LangChain)', async () => {
+    // At 5% the dialogue itself no longer fits once old tool output is cleared: Spillway summarizes.
     const before = server.counts.other;
-    const spillway = await run(spillwayStrategy(), 0.3, spec);
+    const spillway = await run(spillwayStrategy(), 0.05, spec);
     expect(spillway.summarizerCalls).toBeGreaterThan(0);
     expect(spillway.failedCalls).toBe(0);
     const langchain = await run(langchainStrategy(), 0.3, spec);
