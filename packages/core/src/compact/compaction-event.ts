@@ -1,6 +1,7 @@
 import type { PinnedRule } from '../pin/collect-pinned-rules';
 import type { RecallEvictionReason } from '../recall/recall-archive';
 import type { TruncationRecord } from '../truncate/truncation-record';
+import type { ReductionLevel } from './reduction-level';
 
 /** The store call that failed: reading the state, writing it, or taking/renewing/releasing the lease. */
 export type StoreOperation = 'read' | 'write' | 'lease';
@@ -112,6 +113,24 @@ export type CompactionEvent =
       /** Characters of the original. */
       chars: number;
       reason: RecallEvictionReason;
+    }
+  | {
+      /**
+       * The no-model reductions of the history went a level further (previews, stubs or folded
+       * tool steps reach later messages): the prompt's prefix changes here, and stays until the
+       * next step. Steps are sized to last many turns (see `CompactMessagesResult.reductionLevel`).
+       */
+      type: 'reduction-step';
+      conversationId: string;
+      /** The level reached (message numbers, system messages not counted). */
+      level: ReductionLevel;
+      /** The level of the conversation's previous request; undefined for its first step. */
+      previous: ReductionLevel | undefined;
+      /**
+       * Tokens the no-model reductions take off the request now, less what they took off the
+       * previous request: what this step freed.
+       */
+      tokensFreed: number;
     }
   | {
       type: 'overflow-retry';

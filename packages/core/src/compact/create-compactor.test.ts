@@ -199,7 +199,15 @@ describe('createCompactor', () => {
     const contextWindow = 32_000;
     const summarizer = vi.fn<Summarizer>(keepIdentifiers);
     const store = new MemoryCompactionStore();
-    const compactor = createCompactor({ contextWindow, summarizer, store });
+    const steps: Extract<CompactionEvent, { type: 'reduction-step' }>[] = [];
+    const compactor = createCompactor({
+      contextWindow,
+      summarizer,
+      store,
+      onEvent: (event) => {
+        if (event.type === 'reduction-step') steps.push(event);
+      },
+    });
     const history: Message[] = [{ role: 'system', content: 'You are a coding agent.' }];
     let previous: { messages: Message[]; coveredCount: number | undefined } | undefined;
     let stableCalls = 0;
@@ -266,11 +274,17 @@ describe('createCompactor', () => {
     // clears another batch of old results (each step frees at least half the window, so it is
     // rare): even then most of the previous prompt is a prefix a cache can reuse.
     console.log(
-      `prefix-stable ${stableCalls}/${comparableCalls}, reusable ${(reusedShare / comparableCalls).toFixed(2)}`,
+      `prefix-stable ${stableCalls}/${comparableCalls}, reusable ${(reusedShare / comparableCalls).toFixed(2)}, steps freed ${steps.map((step) => step.tokensFreed).join(', ')}`,
     );
     expect(comparableCalls).toBeGreaterThan(10);
     expect(stableCalls / comparableCalls).toBeGreaterThanOrEqual(0.6);
     expect(reusedShare / comparableCalls).toBeGreaterThanOrEqual(0.8);
+    // Each step is reported with what it freed: few steps, each worth at least a tenth of the window
+    // (the level grain), and a prefix that changed without a step is one the messages moved.
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.length).toBeLessThanOrEqual(comparableCalls - stableCalls + 2);
+    for (const step of steps.slice(1)) expect(step.tokensFreed).toBeGreaterThanOrEqual(0.1 * contextWindow);
+    expect(steps[0]!.previous).toBeUndefined();
     // Every original message is still in the caller's history.
     expect(history).toHaveLength(1 + 60 * 4);
   });

@@ -1,13 +1,38 @@
 import type { Message } from '../message/message';
 import { linkSignals } from '../summarize/abortable';
 import { startBackgroundSummary } from './background-summary';
+import type { CompactMessagesResult } from './compact-messages-types';
+import type { CompactionAction } from './compaction-action';
 import type { PrepareOptions, PrepareResult } from './compactor';
 import { type CompactorRuntime, withOverrides } from './compactor-runtime';
 import { deriveConversationId } from './conversation-id';
 import { needsSummary } from './needs-summary';
 import { prepareWithStore } from './prepare-with-store';
 import { recognizeMessages } from './recognize-messages';
+import type { ReductionLevel } from './reduction-level';
 import { OVERFLOW_KEEP_GROUPS, runCompaction } from './run-compaction';
+
+/** The no-model reductions of the history whose reach a {@link ReductionLevel} records. */
+const HISTORY_REDUCTIONS = [
+  'reduce-tool-results',
+  'stub-tool-results',
+  'fold-tool-steps',
+  'shorten-pasted-blobs',
+] as const satisfies readonly CompactionAction[];
+
+function historyReductionTokens(savings: CompactMessagesResult['savings']): number {
+  return HISTORY_REDUCTIONS.reduce((sum, action) => sum + (savings[action] ?? 0), 0);
+}
+
+function sameLevel(level: ReductionLevel, previous: ReductionLevel | undefined): boolean {
+  return (
+    previous !== undefined &&
+    level.coveredCount === previous.coveredCount &&
+    level.previewTo === previous.previewTo &&
+    level.stubTo === previous.stubTo &&
+    level.foldTo === previous.foldTo
+  );
+}
 
 /**
  * `Compactor.prepare`: learns from an overflow error, compacts against the store (summarizing now
@@ -88,7 +113,17 @@ export async function prepareRequest(
     abortSignal?.throwIfAborted();
     if (result.stateChanged) cooldowns.clear(id);
     if (result.actions.includes('summarize-failed')) cooldowns.noteFailure(id, 'request');
-    requests.remember(id, result.estimatedTokens, result.reductionLevel);
+    const reduced = historyReductionTokens(result.savings);
+    if (result.reductionLevel !== undefined && !sameLevel(result.reductionLevel, reductionLevel)) {
+      resolved.onEvent({
+        type: 'reduction-step',
+        conversationId: id,
+        level: result.reductionLevel,
+        previous: reductionLevel,
+        tokensFreed: Math.max(0, reduced - (requests.reduced(id) ?? 0)),
+      });
+    }
+    requests.remember(id, result.estimatedTokens, result.reductionLevel, reduced);
     return { ...result, conversationId: id, contextWindow: window };
   };
   const cooldown = cooldowns.take(id);

@@ -9,13 +9,21 @@ export interface RequestMemory {
   estimate(conversationId: string): number | undefined;
   /** How far the last request reduced its history (the next one reduces at least as far). */
   level(conversationId: string): ReductionLevel | undefined;
-  remember(conversationId: string, estimate: number, level: ReductionLevel | undefined): void;
+  /** Tokens the no-model history reductions took off the last request. */
+  reduced(conversationId: string): number | undefined;
+  remember(
+    conversationId: string,
+    estimate: number,
+    level: ReductionLevel | undefined,
+    reduced: number,
+  ): void;
 }
 
 /** A bounded memory of the last request per conversation (the least recently used forgotten first). */
 export function createRequestMemory(): RequestMemory {
   const estimates = new Map<string, number>();
   const levels = new Map<string, ReductionLevel>();
+  const reductions = new Map<string, number>();
   const put = <Value>(map: Map<string, Value>, key: string, value: Value) => {
     map.delete(key);
     map.set(key, value);
@@ -24,8 +32,10 @@ export function createRequestMemory(): RequestMemory {
   return {
     estimate: (conversationId) => estimates.get(conversationId),
     level: (conversationId) => levels.get(conversationId),
-    remember(conversationId, estimate, level) {
+    reduced: (conversationId) => reductions.get(conversationId),
+    remember(conversationId, estimate, level, reduced) {
       put(estimates, conversationId, estimate);
+      put(reductions, conversationId, reduced);
       if (level !== undefined) put(levels, conversationId, level);
     },
   };
