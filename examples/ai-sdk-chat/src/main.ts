@@ -4,7 +4,7 @@
  * from `ai/test` and the extractive summarizer); with OPENAI_API_KEY or ANTHROPIC_API_KEY set it
  * uses that provider. Prints, per turn, the context before and after Spillway and the compaction
  * events; ends with the input tokens sent versus without Spillway. Exits non-zero if a prompt ever
- * exceeded the window or a turn failed.
+ * exceeded the window, a turn failed, or nothing was ever compacted.
  */
 import { anthropic } from '@ai-sdk/anthropic';
 import { openai } from '@ai-sdk/openai';
@@ -120,6 +120,8 @@ function describe(event: CompactionEvent): string {
     }
     case 'emergency-truncation':
       return `emergency: dropped ${event.droppedCount} oldest messages from the request`;
+    case 'reduction-step':
+      return `old tool output cleared a step further (previews to #${event.level.previewTo}, stubs to #${event.level.stubTo}, folded to #${event.level.foldTo}): ${format(event.tokensFreed)} tokens freed`;
     case 'overflow-retry':
       return `provider said "too long": retry ${event.attempt}`;
     case 'store-error':
@@ -190,9 +192,13 @@ const without = usages.reduce((sum, usage) => sum + usage.tokensBefore, 0);
 const largest = Math.max(...usages.map((usage) => usage.tokensAfter));
 const largestWithout = Math.max(...usages.map((usage) => usage.tokensBefore));
 const summaries = events.filter((event) => event.type === 'compaction-end').length;
+const steps = events.filter((event) => event.type === 'reduction-step');
 console.log('\nSummary');
 console.log(`  model calls:                 ${usages.length} (${failedTurns} failed turns)`);
-console.log(`  summaries made:              ${summaries}`);
+console.log(
+  `  old tool output cleared in:  ${steps.length} steps (each a prompt-prefix change; ${format(steps.reduce((sum, step) => sum + (step.type === 'reduction-step' ? step.tokensFreed : 0), 0))} tokens freed in all)`,
+);
+console.log(`  summaries made:              ${summaries} (the dialogue is summarized only when it no longer fits)`);
 console.log(
   `  largest prompt:              ${format(largest)} tokens (${share(largest)} of the window); without Spillway ${format(largestWithout)} (${share(largestWithout)})`,
 );
@@ -203,9 +209,9 @@ console.log(
   `  without Spillway:            ${format(without)} (estimated) — ${(without / sent).toFixed(1)}x more, and every call past the window would have failed`,
 );
 
-if (exceeded > 0 || failedTurns > 0 || summaries === 0) {
+if (exceeded > 0 || failedTurns > 0 || steps.length + summaries === 0) {
   console.error(
-    `\nFAILED: ${exceeded} prompts over the window, ${failedTurns} failed turns, ${summaries} summaries.`,
+    `\nFAILED: ${exceeded} prompts over the window, ${failedTurns} failed turns, ${steps.length} reduction steps, ${summaries} summaries.`,
   );
   process.exit(1);
 }

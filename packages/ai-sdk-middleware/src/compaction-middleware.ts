@@ -3,6 +3,7 @@ import {
   type Compactor,
   createCompactor,
   DEFAULT_RECALL_SECRET,
+  recallAnswerMaxTokens,
   TOOL_RESULT_MAX_CHARS,
 } from '@spillway/core';
 import { afterResponse } from './call/after-response';
@@ -112,6 +113,7 @@ export function compactionMiddleware({
     onContextUsage,
     waitUntil,
     maxOverflowRetries,
+    latestWindow: undefined,
   };
   /** Each transformed call's context, found again by `wrapGenerate` / `wrapStream`. */
   const contexts = new WeakMap<object, CallContext>();
@@ -122,7 +124,11 @@ export function compactionMiddleware({
     subscribe: events.subscribe,
 
     recallTool(options = {}) {
-      return recallTool({ ...options, ...(recallSecret === undefined ? {} : { secret: recallSecret }) });
+      // Pages sized to the window of the latest call, so the page the model asked for reaches it whole.
+      return recallTool(
+        { ...options, ...(recallSecret === undefined ? {} : { secret: recallSecret }) },
+        () => (runtime.latestWindow === undefined ? undefined : recallAnswerMaxTokens(runtime.latestWindow)),
+      );
     },
 
     // 5. Before the call: the compacted prompt.

@@ -118,6 +118,54 @@ describe.each(sdks)('$name: spillway_recall through the real SDK', (sdk) => {
     expect(pages.join('') === original).toBe(true);
   });
 
+  it.each([4_000, 6_000, 8_000, 16_000, 32_000])(
+    'at a %i-token window every page the tool returns reaches the model whole (pages sized to the window)',
+    async (contextWindow) => {
+      const original = bigText(contextWindow * 3);
+      const middleware = compactionMiddleware({ contextWindow, summarizer: 'extractive' });
+      const tool = middleware.recallTool();
+      const returned: string[] = [];
+      const seen: string[] = [];
+      const model = sdk.createMockModel({
+        doGenerate: async ({ prompt }: any) => {
+          const page = latestResult(prompt, RECALL_TOOL_NAME);
+          if (page === undefined) {
+            const [, ref] = /\[ref=(t\.[A-Za-z0-9]{12}) offset=\d+\]/.exec(promptText(prompt))!;
+            return toolCallResult('recall_0', RECALL_TOOL_NAME, { ref });
+          }
+          seen.push(page);
+          const next = /\{"ref":"(t\.[A-Za-z0-9]{12})","offset":(\d+)\}\]$/.exec(page);
+          if (next === null) return textResult('That is all of it.');
+          return toolCallResult(`recall_${seen.length}`, RECALL_TOOL_NAME, {
+            ref: next[1],
+            offset: Number(next[2]),
+          });
+        },
+      });
+      const result = await sdk.generateText({
+        model: sdk.wrapLanguageModel({ model, middleware }),
+        messages: toolConversation(original),
+        tools: {
+          [RECALL_TOOL_NAME]: {
+            ...tool,
+            execute: async (input: unknown, options: any) => {
+              const output = await tool.execute(input, options);
+              returned.push(String(output));
+              return output;
+            },
+          },
+        },
+        stopWhen: sdk.stepCountIs(60),
+      });
+      expect(result.text).toBe('That is all of it.');
+      expect(returned.length).toBeGreaterThan(1);
+      // What the tool returned is what the model read, every time, not a cut copy of it.
+      expect(seen).toEqual(returned);
+      const body = (page: string) => page.split('\n').slice(1, -1).join('\n');
+      expect(seen.map(body).join('')).toBe(original);
+    },
+  );
+
   it('a search finds a needle in a summarized span, and reading its reference returns the original text', async () => {
     const middleware = compactionMiddleware({ contextWindow: 6_000, summarizer: 'extractive' });
     const messages: any[] = [];

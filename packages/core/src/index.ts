@@ -118,9 +118,11 @@ export {
 } from './recall/recall-archive';
 export {
   RECALL_ANSWER_MAX_CHARS,
+  RECALL_ANSWER_WINDOW_SHARE,
   type RecallAnswer,
   type RecallFromMessagesOptions,
   type RecallMaterial,
+  recallAnswerMaxTokens,
   recallFromMessages,
   resolveRecallRef,
 } from './recall/recall-from-messages';

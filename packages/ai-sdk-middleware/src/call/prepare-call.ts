@@ -62,6 +62,8 @@ export async function prepareCall<Params extends CallParamsLike>(
       ...prepareOptions,
       ...(params.abortSignal === undefined ? {} : { abortSignal: params.abortSignal }),
     });
+    // The window the engine used (the option, the model's, or one learned from an overflow error).
+    if (prepared.contextWindow !== undefined) runtime.latestWindow = prepared.contextWindow;
     if (converted.records.length > 0) {
       emit({ type: 'truncation', conversationId: prepared.conversationId, records: converted.records });
     }

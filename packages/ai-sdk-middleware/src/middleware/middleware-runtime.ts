@@ -20,4 +20,6 @@ export interface MiddlewareRuntime {
   readonly onContextUsage: CompactionMiddlewareOptions['onContextUsage'];
   readonly waitUntil: CompactionMiddlewareOptions['waitUntil'];
   readonly maxOverflowRetries: number;
+  /** The context window of the latest call that had one (read-back pages are sized to it). */
+  latestWindow: number | undefined;
 }

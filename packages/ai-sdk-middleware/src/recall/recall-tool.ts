@@ -54,12 +54,17 @@ export interface RecallAiTool {
  * tool itself, so bad arguments, an unknown reference or a refused pattern answer with the shared
  * one-line message the model can act on; nothing a model sends makes it throw.
  */
-export function recallTool({
-  secret = DEFAULT_RECALL_SECRET,
-  maxChars = RECALL_ANSWER_MAX_CHARS,
-  archive,
-  conversationId,
-}: RecallToolOptions = {}): RecallAiTool {
+export function recallTool(
+  {
+    secret = DEFAULT_RECALL_SECRET,
+    maxChars = RECALL_ANSWER_MAX_CHARS,
+    maxTokens,
+    archive,
+    conversationId,
+  }: RecallToolOptions = {},
+  /** The middleware's sizing: the tokens an answer may take in the window of the latest call. */
+  defaultMaxTokens: () => number | undefined = () => undefined,
+): RecallAiTool {
   // A copy each time: the SDK may adjust the schema it is given (the shared one stays as it is).
   const jsonSchema = () => structuredClone(recallToolInputSchema);
   return {
@@ -79,11 +84,13 @@ export function recallTool({
       if (!parsed.ok) return parsed.message;
       try {
         const { messages = [] } = options ?? {};
+        const tokenLimit = maxTokens ?? defaultMaxTokens();
         const answer = await recallFromMessages({
           input,
           messages: (Array.isArray(messages) ? messages : []).map(modelMessageToNeutral),
           secret,
           maxChars,
+          ...(tokenLimit === undefined ? {} : { maxTokens: tokenLimit }),
           ...(archive === undefined ? {} : { archive }),
           ...(conversationId === undefined ? {} : { conversationId }),
         });

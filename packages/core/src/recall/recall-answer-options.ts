@@ -18,6 +18,14 @@ export interface RecallAnswerOptions {
    */
   maxChars?: number;
   /**
+   * Tokens in one answer, at most (by `estimateTextTokens`): a page or a list of matches is made
+   * shorter until it fits, so what the model asked for reaches it whole. `recallAnswerMaxTokens(window)`
+   * gives the share of a window an answer may take; the adapters' `middleware.recallTool()` sizes
+   * it from the window of the conversation's model when you do not.
+   * @default no limit beyond `maxChars`
+   */
+  maxTokens?: number;
+  /**
    * Where originals that exist nowhere else were archived: tool results capped at storage time (a
    * chat history keeps only the capped copy). Everything else is read from the conversation the
    * framework hands the tool.

@@ -1,3 +1,4 @@
+import { estimateTextTokens } from '../estimate/estimate-text-tokens';
 import type { FilePart, ImagePart, Message } from '../message/message';
 import { imagePlaceholder } from '../truncate/image-placeholder';
 import { parseRecallInput, type RecallRequest } from './parse-recall-input';
@@ -44,6 +45,21 @@ export interface RecallAnswer {
 export const RECALL_ANSWER_MAX_CHARS = 8_000;
 
 /**
+ * The share of a context window one read-back answer may take: small enough that the newest page
+ * fits beside the system prompt, the reduced history and the turn's earlier pages (cut to their
+ * floor first), large enough to read a 600 KB result in a few dozen calls at 128K.
+ */
+export const RECALL_ANSWER_WINDOW_SHARE = 0.15;
+
+/** The fewest tokens an answer is sized to, whatever the window: a header, a footer and some text. */
+const RECALL_ANSWER_MIN_TOKENS = 200;
+
+/** Tokens one read-back answer may take in a window of `contextWindow` tokens (see `maxTokens`). */
+export function recallAnswerMaxTokens(contextWindow: number): number {
+  return Math.max(RECALL_ANSWER_MIN_TOKENS, Math.floor(contextWindow * RECALL_ANSWER_WINDOW_SHARE));
+}
+
+/**
  * The read-back tool's work, framework-neutral: parses the arguments, then reads a page of the
  * material behind a reference, or searches. References are resolved by recomputing them over
  * `messages` (no storage: a tool result's text, an image, or a span of messages is found in the
@@ -74,9 +90,14 @@ async function answer(
     archive,
     conversationId,
     maxChars = RECALL_ANSWER_MAX_CHARS,
+    maxTokens,
   }: RecallFromMessagesOptions,
 ): Promise<RecallAnswer> {
   const limit = Math.max(200, Math.floor(Number.isFinite(maxChars) ? maxChars : RECALL_ANSWER_MAX_CHARS));
+  const tokenLimit =
+    maxTokens !== undefined && Number.isFinite(maxTokens)
+      ? Math.max(RECALL_ANSWER_MIN_TOKENS, Math.floor(maxTokens))
+      : undefined;
   // Originals capped at storage time stand where their copies are: references name the originals.
   const messages = await restoreArchivedOriginals({ messages: given, archive, conversationId });
   const scope = createRecallScope({ messages, secret });
@@ -88,29 +109,51 @@ async function answer(
     const material = await resolveRecallRef({ ref, conversation, scope, ...archived });
     if (material === undefined) return { text: unknownRef(ref), isError: true };
     if (request.mode === 'search') {
-      const result = searchRecall({
-        sources: [
-          {
-            ref: material.ref,
-            text: material.text,
-            start: request.offset,
-            ...(request.length === undefined ? {} : { end: request.offset + request.length }),
-          },
-        ],
-        pattern: request.search,
-        maxChars: limit,
-      });
+      const sources = [
+        {
+          ref: material.ref,
+          text: material.text,
+          start: request.offset,
+          ...(request.length === undefined ? {} : { end: request.offset + request.length }),
+        },
+      ];
+      const result = withinTokens(limit, tokenLimit, (chars) =>
+        searchRecall({ sources, pattern: request.search, maxChars: chars }),
+      );
       return { text: result.text, isError: result.refused === true };
     }
-    const length = Math.min(request.length ?? limit, limit);
-    const page = readRecallPage({ ref: material.ref, text: material.text, offset: request.offset, length });
+    const page = withinTokens(Math.min(request.length ?? limit, limit), tokenLimit, (length) =>
+      readRecallPage({ ref: material.ref, text: material.text, offset: request.offset, length }),
+    );
     const answer = { text: page.text, isError: false };
     return material.media === undefined ? answer : { ...answer, media: material.media };
   }
 
   const sources = await recallSources({ conversation, scope, ...archived });
-  const result = searchRecall({ sources, pattern: request.search, maxChars: limit });
+  const result = withinTokens(limit, tokenLimit, (chars) =>
+    searchRecall({ sources, pattern: request.search, maxChars: chars }),
+  );
   return { text: result.text, isError: result.refused === true };
+}
+
+/**
+ * The answer `make` gives for `chars` characters, made shorter (in proportion, a few times at most)
+ * until its text is within `tokenLimit` by the estimate.
+ */
+function withinTokens<Answer extends { readonly text: string }>(
+  chars: number,
+  tokenLimit: number | undefined,
+  make: (chars: number) => Answer,
+): Answer {
+  let size = chars;
+  let answer = make(size);
+  for (let attempt = 0; tokenLimit !== undefined && attempt < 6; attempt++) {
+    const tokens = estimateTextTokens(answer.text);
+    if (tokens <= tokenLimit || size <= 1) break;
+    size = Math.max(1, Math.floor(size * (tokenLimit / tokens) * 0.95));
+    answer = make(size);
+  }
+  return answer;
 }
 
 /** The material behind a reference. */

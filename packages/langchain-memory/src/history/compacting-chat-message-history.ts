@@ -5,6 +5,7 @@ import {
   type Compactor,
   ContextOverflowError,
   type Message,
+  recallAnswerMaxTokens,
   stateMatches,
 } from '@spillway/core';
 import type { CompactNowResult } from '../compact/compact-now-result';
@@ -186,11 +187,13 @@ export class CompactingChatMessageHistory extends BaseChatMessageHistory {
 
   /**
    * The read-back tool for this history: `spillway_recall` reading the stored conversation, and the
-   * archived originals of results capped when stored. Add it to the tools your chain binds.
+   * archived originals of results capped when stored. Add it to the tools your chain binds. Its
+   * answers are sized to the history's window (`recallAnswerMaxTokens`) when it has one.
    */
-  recallTool(options: Pick<RecallToolOptions, 'maxChars'> = {}) {
+  recallTool(options: Pick<RecallToolOptions, 'maxChars' | 'maxTokens'> = {}) {
     const { recallSecret, archive } = this.#runtime;
     return recallTool({
+      ...(this.contextWindow === undefined ? {} : { maxTokens: recallAnswerMaxTokens(this.contextWindow) }),
       ...options,
       ...(recallSecret === undefined ? {} : { secret: recallSecret }),
       messages: () => this.history.getMessages(),

@@ -49,6 +49,7 @@ export interface RecallToolOptions extends Omit<RecallAnswerOptions, 'conversati
 export function recallTool({
   secret = DEFAULT_RECALL_SECRET,
   maxChars = RECALL_ANSWER_MAX_CHARS,
+  maxTokens,
   messages,
   archive,
   conversationId,
@@ -68,6 +69,7 @@ export function recallTool({
           messages: neutral,
           secret,
           maxChars,
+          ...(maxTokens === undefined ? {} : { maxTokens }),
           ...(archive === undefined ? {} : { archive }),
           ...(id === undefined ? {} : { conversationId: id }),
         });
