@@ -329,14 +329,17 @@ function stateApplies(
 }
 
 /**
- * What tells the originals references name apart from request to request: the same as the
- * messages, or which of them an adapter restored (archived originals of capped results).
+ * What tells the originals references name apart: the messages themselves, or originals an adapter
+ * restored (archived originals of capped results). Not their number: a capped copy's content names
+ * its original (the same tool call, the same head), so forms made for it stay valid as the
+ * conversation grows, and the caches of cut text keyed by it are not thrown away every turn.
  */
 function originalsKey(messages: readonly Message[], originals: readonly Message[]): string {
   if (originals === messages) return 'same';
-  let restored = 0;
-  for (let index = 0; index < originals.length; index++) if (originals[index] !== messages[index]) restored++;
-  return `restored:${originals.length}:${restored}`;
+  for (let index = 0; index < originals.length; index++) {
+    if (originals[index] !== messages[index]) return 'restored';
+  }
+  return 'same';
 }
 
 function estimatorFor(estimator: Estimator, provider: string | undefined): Estimator {
