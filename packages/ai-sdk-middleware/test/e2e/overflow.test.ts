@@ -223,3 +223,66 @@ describe.each(providerTargets.filter((target) => target.kind === 'anthropic'))(
     });
   },
 );
+
+describe.each(providerTargets)('$name: an overflow on a small prompt', (target) => {
+  const { sdk } = target;
+
+  it.each(['generateText', 'streamText'] as const)(
+    '%s: the provider says "too long" once to a 4-turn prompt; a smaller prompt is sent and answered',
+    async (call) => {
+      // The loopback server streams Anthropic's events only; for the others the streamed retry is
+      // checked as far as the request (its answer is a JSON body a stream cannot read).
+      const streamed = call === 'streamText' && target.kind === 'anthropic';
+      const readsAnswer = call === 'generateText' || streamed;
+      const harness = await startHarness(
+        target,
+        (_request, index) =>
+          index === 0
+            ? target.overflow({ limit: 20_000, tokens: 20_100 })
+            : streamed
+              ? anthropicStream('Recovered.', 300)
+              : target.answer({ text: 'Recovered.', inputTokens: 300 }),
+        { contextWindow: 20_000, summarizer: 'extractive' },
+      );
+      const messages: unknown[] = [];
+      for (let turn = 1; turn <= 4; turn++) {
+        messages.push(
+          { role: 'user', content: `Question ${turn}: where is the retry limit set?` },
+          { role: 'assistant', content: [{ type: 'text', text: `Answer ${turn}: in config/retry.yaml.` }] },
+        );
+      }
+      messages.push({ role: 'user', content: 'And the back-off?' });
+      const options = { model: harness.model, system: SYSTEM, messages, maxRetries: 0 };
+      let text: string | undefined;
+      let error: unknown;
+      if (call === 'generateText') {
+        await sdk.generateText(options).then(
+          (result: any) => {
+            text = result.text;
+          },
+          (thrown: unknown) => {
+            error = thrown;
+          },
+        );
+      } else {
+        const result = sdk.streamText({
+          ...options,
+          onError: ({ error: reported }: { error: unknown }) => {
+            error = reported;
+          },
+        });
+        await result.consumeStream();
+        if (error === undefined) text = await result.text;
+      }
+      if (readsAnswer) {
+        expect(error).toBeUndefined();
+        expect(text).toBe('Recovered.');
+      }
+      expect(harness.requests).toHaveLength(2);
+      // The retry is smaller than what was rejected, and still carries the user's latest message.
+      expect(harness.requests[1]!.raw.length).toBeLessThan(harness.requests[0]!.raw.length);
+      expect(target.read(harness.requests[1]!.body).at(-1)?.text).toContain('And the back-off?');
+      expect(eventsOf(harness.events, 'overflow-retry')).toHaveLength(1);
+    },
+  );
+});
