@@ -176,6 +176,17 @@ describe('compactMessages: the two promises, over generated agent sessions (2Kâ€
           const summaryTokens = estimator.countText(result.state.summaries.join('\n\n'));
           expect(summaryTokens).toBeLessThanOrEqual(summaryBound);
         }
+        // Nothing leaves silently: when the conversation's first message is not in the request, a
+        // summary or a drop note stands in its place, and names a reference to read it back.
+        const first = messages.slice(1, turnStart)[0];
+        if (first !== undefined && !output.slice(0, userIndex).some((message) => keepsWords(message, first))) {
+          const texts = output.slice(0, userIndex).map((message) => JSON.stringify(message.content));
+          const standIn = texts.find(
+            (text) => text.includes('Summary of the earlier conversation') || text.includes('[System: '),
+          );
+          expect(standIn, 'a summary or a drop note').toBeDefined();
+          expect(texts.join('\n')).toMatch(/ref=s\./);
+        }
         // A drop note: the marker and reference, a bounded digest, and the user's own words of the
         // dropped turns within their own bound (15% of the window).
         for (const message of output) {
