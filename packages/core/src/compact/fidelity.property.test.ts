@@ -10,6 +10,7 @@ import { extractiveSummarizer } from '../summarize/extractive-summarizer';
 import type { Summarizer } from '../summarize/summarizer';
 import { compactMessages } from './compact-messages';
 import { createCompactor } from './create-compactor';
+import { USER_WORDS_WINDOW_SHARE } from './request-budget';
 
 const estimator = createEstimator();
 /** Runs per property; `FIDELITY_RUNS=1000 pnpm vitest run â€¦` digs deeper. */
@@ -188,11 +189,11 @@ describe('compactMessages: the two promises, over generated agent sessions (2Kâ€
           expect(texts.join('\n')).toMatch(/ref=s\./);
         }
         // A drop note: the marker and reference, a bounded digest, and the user's own words of the
-        // dropped turns within their own bound (15% of the window).
+        // dropped turns within their own bound (USER_WORDS_WINDOW_SHARE of the window).
         for (const message of output) {
           if (typeof message.content === 'string' && message.content.startsWith('[System: ')) {
             expect(estimator.countText(message.content)).toBeLessThanOrEqual(
-              summaryBound + Math.floor(contextWindow * 0.15) + 60,
+              summaryBound + Math.floor(contextWindow * USER_WORDS_WINDOW_SHARE) + 60,
             );
           }
         }

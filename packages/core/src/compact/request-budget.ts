@@ -61,7 +61,7 @@ const LEVEL_GRAIN_WINDOW_SHARE = 0.1;
  * note) before the oldest are condensed: the dialogue is a few percent of an agent session, and
  * the user's words are what a summary keeps worst.
  */
-export const USER_WORDS_WINDOW_SHARE = 0.15;
+export const USER_WORDS_WINDOW_SHARE = 0.3;
 /** Share of the window, in tokens, a current-turn tool result keeps at its floor. */
 const FLOOR_WINDOW_SHARE = 0.005;
 const FLOOR_CHARS_MIN = 160;
