@@ -180,7 +180,10 @@ describe('compactMessages: the two promises, over generated agent sessions (2Kâ€
         // Nothing leaves silently: when the conversation's first message is not in the request, a
         // summary or a drop note stands in its place, and names a reference to read it back.
         const first = messages.slice(1, turnStart)[0];
-        if (first !== undefined && !output.slice(0, userIndex).some((message) => keepsWords(message, first))) {
+        if (
+          first !== undefined &&
+          !output.slice(0, userIndex).some((message) => keepsWords(message, first))
+        ) {
           const texts = output.slice(0, userIndex).map((message) => JSON.stringify(message.content));
           const standIn = texts.find(
             (text) => text.includes('Summary of the earlier conversation') || text.includes('[System: '),

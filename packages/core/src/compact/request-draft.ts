@@ -32,7 +32,7 @@ export interface DraftSettings {
  * The share of a span's own tokens its user words may take beside its summary or note: what
  * stands in for a span is never larger than the span.
  */
-export const USER_WORDS_SPAN_SHARE = 0.8;
+export const USER_WORDS_SPAN_SHARE = 0.5;
 
 /** The parts of a draft that stages replace. */
 export interface DraftParts {

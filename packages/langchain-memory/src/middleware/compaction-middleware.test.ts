@@ -254,10 +254,13 @@ test('with a system prompt, a second overflow retry still reaches the model (Lan
   const result = await agent.invoke({ messages: [...history, new HumanMessage('And now?')] });
   expect(result.messages.at(-1)!.text).toBe('Answered after two retries.');
   expect(model.callCount).toBe(3);
-  // Both retries carried the summary, and the original system prompt after it.
+  // Both retries carried the original system prompt, and what gave way is named by a summary or a
+  // drop note with its reference.
   for (const call of model.calls.slice(1)) {
-    expect(call.messages[0]!.text).toContain('Summary of the earlier conversation');
     expect(call.messages[0]!.text).toContain(SYSTEM_PROMPT);
+    const text = call.messages.map((message) => message.text).join('\n');
+    expect(text).toMatch(/Summary of the earlier conversation|\[System: \d+ older messages/);
+    expect(text).toMatch(/ref=s\./);
   }
 });
 
@@ -311,7 +314,9 @@ test('a shrinkable prompt is retried smaller each time until the retries run out
   const sizes = model.calls.map((call) => promptTokens(call.messages));
   for (let index = 1; index < sizes.length; index++) expect(sizes[index]).toBeLessThan(sizes[index - 1]!);
   // The latest question reached the model verbatim every time.
-  for (const call of model.calls) expect(call.messages.at(-1)!.text).toBe('And now?');
+  // The latest question reached the model verbatim every time (after the drop note, when the whole
+  // history gave way: the note and the question are one user message, as the roles must alternate).
+  for (const call of model.calls) expect(call.messages.at(-1)!.text).toMatch(/(^|\n)And now\?$/);
 });
 
 test('other model errors pass through untouched, without retries', async () => {

@@ -8,10 +8,12 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langcha
 import { tool } from '@langchain/core/tools';
 import {
   type CompactionEvent,
+  estimateTextTokens,
   extractiveSummarizer,
   PINNED_RULES_HEADING,
   RECALL_ANNOUNCEMENT,
   RECALL_TOOL_NAME,
+  recallAnswerMaxTokens,
 } from '@spillway/core';
 import { createAgent, fakeModel } from 'langchain';
 import { describe, expect, it } from 'vitest';
@@ -280,7 +282,12 @@ describe('spillway_recall with CompactingChatMessageHistory', () => {
     expect(cut.length).toBeLessThan(31_000);
     const [, ref] = /\[ref=(t\.[A-Za-z0-9]{12}) offset=\d+\]/.exec(cut)!;
 
-    const recall = history.recallTool({ maxChars: 100_000 });
+    // Pages are sized to the history's window by default (15% of 128K); this reads 100K characters
+    // a page, as a caller that sized its own pages would.
+    expect(estimateTextTokens(String(await history.recallTool().invoke({ ref })))).toBeLessThanOrEqual(
+      recallAnswerMaxTokens(128_000),
+    );
+    const recall = history.recallTool({ maxChars: 100_000, maxTokens: 1_000_000 });
     let offset: number | undefined = 0;
     let text = '';
     let calls = 0;
