@@ -198,7 +198,9 @@ console.log(`  model calls:                 ${usages.length} (${failedTurns} fai
 console.log(
   `  old tool output cleared in:  ${steps.length} steps (each a prompt-prefix change; ${format(steps.reduce((sum, step) => sum + (step.type === 'reduction-step' ? step.tokensFreed : 0), 0))} tokens freed in all)`,
 );
-console.log(`  summaries made:              ${summaries} (the dialogue is summarized only when it no longer fits)`);
+console.log(
+  `  summaries made:              ${summaries} (the dialogue is summarized only when it no longer fits)`,
+);
 console.log(
   `  largest prompt:              ${format(largest)} tokens (${share(largest)} of the window); without Spillway ${format(largestWithout)} (${share(largestWithout)})`,
 );
