@@ -1,5 +1,5 @@
 /**
- * A Mastra agent with memory (libsql) whose tool returns big files, kept inside a 16,000-token
+ * A Mastra agent with memory (libsql) whose tool returns big files, kept inside an 8,000-token
  * window by `compactionProcessor` from @spillway/mastra. Per turn it prints how big the request
  * Mastra built was, how big the one that went out was, and what Spillway did. Then it asks for a
  * file that left the request long ago (the agent reads it back with `spillway_recall`), and starts
@@ -25,7 +25,7 @@ import { type ContextUsage, compactionProcessor, recallTool } from '@spillway/ma
 import { z } from 'zod';
 import { scriptedModel } from './scripted-model';
 
-const CONTEXT_WINDOW = 16_000;
+const CONTEXT_WINDOW = 8_000;
 const TURNS = 12;
 const online = Boolean(process.env.OPENAI_API_KEY);
 
