@@ -180,7 +180,8 @@ test('the indicator, the meter and the trimmed notice in a real browser, without
     `meter: ${highest} tokens before the summary, ${afterSummary} after, ${nextRequest} on the next request`,
   );
   assert.ok(highest > 0 && afterSummary < highest * 0.7, `the meter dropped (${highest} → ${afterSummary})`);
-  assert.ok(nextRequest < highest * 0.8, `the meter stayed down (${nextRequest} on the next request)`);
+  // The next turn adds its own tool output on top; without the summary it would be over the peak.
+  assert.ok(nextRequest < highest, `the meter stayed down (${nextRequest} on the next request)`);
 
   // 3. The summarizer goes down: the next compaction falls back to dropping the oldest messages.
   await page.getByTestId('outage-toggle').check();
