@@ -5,6 +5,7 @@
 export const projects = [
   'packages/core',
   'packages/langchain-memory',
+  'packages/ai-sdk-prompt',
   'packages/ai-sdk-middleware',
   'packages/mcp-proxy',
   'packages/redis',

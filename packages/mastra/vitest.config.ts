@@ -4,6 +4,7 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   resolve: {
     alias: {
+      '@spillway/ai-sdk-prompt': fileURLToPath(new URL('../ai-sdk-prompt/src/index.ts', import.meta.url)),
       '@spillway/core': fileURLToPath(new URL('../core/src/index.ts', import.meta.url)),
       '@spillway/postgres': fileURLToPath(new URL('../postgres/src/index.ts', import.meta.url)),
     },

@@ -36,7 +36,11 @@ async function main(): Promise<void> {
   const ai7: Project = {
     name: 'ai7',
     directory: join(work, 'ai7'),
-    packages: [...byName('@spillway/core'), ...byName('@spillway/ai-sdk-middleware')],
+    packages: [
+      ...byName('@spillway/core'),
+      ...byName('@spillway/ai-sdk-prompt'),
+      ...byName('@spillway/ai-sdk-middleware'),
+    ],
     aiMajor: 7,
     node20: false,
   };

@@ -4,11 +4,11 @@
  * usage, and throws the provider's own overflow error (`APICallError`, OpenAI's
  * `context_length_exceeded` body) when the prompt exceeds the window.
  */
+
+import { type SdkPrompt, toNeutralMessage } from '@spillway/ai-sdk-prompt';
 import { createEstimator } from '@spillway/core';
 import { APICallError } from 'ai7';
 import { MockLanguageModelV4 } from 'ai7/test';
-import type { SdkPrompt } from '../src/prompt/sdk-prompt';
-import { toNeutralMessage } from '../src/prompt/to-neutral-message';
 
 /** A small seeded PRNG (mulberry32). */
 export function seededRandom(seed: number): () => number {

@@ -1,3 +1,4 @@
+import { createPromptConverter } from '@spillway/ai-sdk-prompt';
 import {
   type CompactionEventHandler,
   type Compactor,
@@ -18,7 +19,6 @@ import type { CompactionMiddlewareOptions } from './compaction-middleware-option
 import { createEventHub } from './events/event-hub';
 import { checkMiddlewareOptions } from './middleware/check-middleware-options';
 import type { MiddlewareRuntime } from './middleware/middleware-runtime';
-import { createPromptConverter } from './prompt/prompt-converter';
 import { pinFromMarker } from './recall/pin-from-marker';
 import { type RecallAiTool, type RecallToolOptions, recallTool } from './recall/recall-tool';
 import { surfaceStreamOverflow } from './stream/surface-stream-overflow';

@@ -1,5 +1,10 @@
 // The public surface of @spillway/ai-sdk-middleware. Adding a line here is an API decision.
 
+export {
+  type CompactionDataPart,
+  type CompactionStatus,
+  compactionDataPart,
+} from '@spillway/ai-sdk-prompt';
 export type { CallParamsLike } from './call/call-params-like';
 export type { SpillwayCallOptions } from './call/spillway-call-options';
 export { type CompactionMiddleware, compactionMiddleware } from './compaction-middleware';
@@ -20,9 +25,4 @@ export {
   type LanguageModelSummarizerOptions,
   languageModelSummarizer,
 } from './summarize/language-model-summarizer';
-export {
-  type CompactionDataPart,
-  type CompactionStatus,
-  compactionDataPart,
-} from './ui/compaction-data-part';
 export { type ForwardCompactionEventsOptions, forwardCompactionEvents } from './ui/forward-compaction-events';

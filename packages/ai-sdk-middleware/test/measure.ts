@@ -1,6 +1,5 @@
+import { type SdkPrompt, toNeutralMessage } from '@spillway/ai-sdk-prompt';
 import { createEstimator } from '@spillway/core';
-import type { SdkPrompt } from '../src/prompt/sdk-prompt';
-import { toNeutralMessage } from '../src/prompt/to-neutral-message';
 
 const estimator = createEstimator();
 

@@ -1,7 +1,7 @@
+import type { CompactionDataPart } from '@spillway/ai-sdk-prompt';
 import type { CompactionAction, CompactionEventHandler, CompactorOptions, Summarizer } from '@spillway/core';
 import type { MemoryLike } from './call/load-whole-thread';
 import type { LanguageModelLike } from './summarize/language-model-like';
-import type { CompactionDataPart } from './ui/compaction-data-part';
 
 /** What a {@link CompactionProcessorOptions.conversationId} resolver is given. */
 export interface ConversationIdInput {

@@ -9,6 +9,14 @@ import type {
   ProcessLLMResponseArgs,
 } from '@mastra/core/processors';
 import {
+  compactionDataPart,
+  createPromptConverter,
+  fromNeutralMessages,
+  promptVersionOf,
+  repairPrompt,
+  type SdkPrompt,
+} from '@spillway/ai-sdk-prompt';
+import {
   type CompactionEvent,
   type CompactionEventHandler,
   type Compactor,
@@ -28,16 +36,11 @@ import { type PreparedRequest, runState } from './call/run-state';
 import { hasRecallTool, schemaText, toolsText } from './call/tools-overhead';
 import { checkProcessorOptions } from './check-processor-options';
 import type { CompactionProcessorOptions } from './compaction-processor-options';
-import { fromNeutralMessages } from './prompt/from-neutral-messages';
-import { createPromptConverter } from './prompt/prompt-converter';
-import { repairPrompt } from './prompt/repair-prompt';
-import { promptVersionOf, type SdkPrompt } from './prompt/sdk-prompt';
 import { pinFromMarker } from './recall/pin-from-marker';
 import { rememberConversation } from './recall/recall-registry';
 import { type RecallMastraTool, type RecallToolOptions, recallTool } from './recall/recall-tool';
 import { isLanguageModel, type LanguageModelLike } from './summarize/language-model-like';
 import { resolveSummarizer } from './summarize/resolve-summarizer';
-import { compactionDataPart } from './ui/compaction-data-part';
 import { createStreamWriters, type StreamWriterLike } from './ui/stream-writers';
 
 /**

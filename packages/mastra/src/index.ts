@@ -1,5 +1,10 @@
 // The public surface of @spillway/mastra. Adding a line here is an API decision.
 
+export {
+  type CompactionDataPart,
+  type CompactionStatus,
+  compactionDataPart,
+} from '@spillway/ai-sdk-prompt';
 export { type CompactionProcessor, compactionProcessor } from './compaction-processor';
 export type {
   CompactionProcessorOptions,
@@ -17,8 +22,3 @@ export {
   type LanguageModelSummarizerOptions,
   languageModelSummarizer,
 } from './summarize/language-model-summarizer';
-export {
-  type CompactionDataPart,
-  type CompactionStatus,
-  compactionDataPart,
-} from './ui/compaction-data-part';

@@ -1,6 +1,5 @@
+import type { PromptVersion, SdkMessage, SdkPrompt } from '@spillway/ai-sdk-prompt';
 import type { Message, PrepareOptions, PrepareResult } from '@spillway/core';
-import type { PromptVersion } from '../prompt/from-neutral-messages';
-import type { SdkMessage, SdkPrompt } from '../prompt/sdk-prompt';
 
 /**
  * What one call keeps between `transformParams` and `wrapGenerate` / `wrapStream`: the

@@ -1,8 +1,7 @@
+import type { PromptVersion, SdkPrompt } from '@spillway/ai-sdk-prompt';
 import { ContextOverflowError, deriveConversationId } from '@spillway/core';
 import type { MiddlewareRuntime } from '../middleware/middleware-runtime';
 import { buildPrompt } from '../prompt/build-prompt';
-import type { PromptVersion } from '../prompt/from-neutral-messages';
-import type { SdkPrompt } from '../prompt/sdk-prompt';
 import { hasRecallTool } from '../recall/has-recall-tool';
 import type { LanguageModelLike } from '../summarize/language-model-like';
 import type { CallContext } from './call-context';

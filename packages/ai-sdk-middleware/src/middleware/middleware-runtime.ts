@@ -1,7 +1,7 @@
+import type { PromptConverter } from '@spillway/ai-sdk-prompt';
 import type { CompactionEvent, Compactor } from '@spillway/core';
 import type { CallParamsLike } from '../call/call-params-like';
 import type { CompactionMiddlewareOptions } from '../compaction-middleware-options';
-import type { PromptConverter } from '../prompt/prompt-converter';
 import type { ConversationModels } from '../summarize/conversation-models';
 
 /** What the middleware's steps share: made once by `compactionMiddleware`, used by every call. */

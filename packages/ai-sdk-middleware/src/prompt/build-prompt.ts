@@ -1,8 +1,6 @@
+import { fromNeutralMessages, repairPrompt, type SdkMessage } from '@spillway/ai-sdk-prompt';
 import type { Message } from '@spillway/core';
 import type { CallContext } from '../call/call-context';
-import { fromNeutralMessages } from './from-neutral-messages';
-import { repairPrompt } from './repair-prompt';
-import type { SdkMessage } from './sdk-prompt';
 
 /**
  * The SDK prompt for compacted neutral messages: unchanged messages as the caller's own objects,

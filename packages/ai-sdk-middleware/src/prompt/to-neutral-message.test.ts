@@ -1,7 +1,7 @@
+import { toNeutralMessage } from '@spillway/ai-sdk-prompt';
 import { createEstimator } from '@spillway/core';
 import { describe, expect, it } from 'vitest';
 import { screenshotPng, toBase64 } from '../../test/conversation';
-import { toNeutralMessage } from './to-neutral-message';
 
 const png = toBase64(screenshotPng(1280, 800, 40_000));
 

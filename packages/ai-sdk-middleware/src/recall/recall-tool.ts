@@ -1,3 +1,4 @@
+import { type SdkMessage, toNeutralMessage } from '@spillway/ai-sdk-prompt';
 import {
   DEFAULT_RECALL_SECRET,
   type Message,
@@ -10,8 +11,6 @@ import {
   recallFromMessages,
   recallToolInputSchema,
 } from '@spillway/core';
-import type { SdkMessage } from '../prompt/sdk-prompt';
-import { toNeutralMessage } from '../prompt/to-neutral-message';
 import { type RecallToolOutput, recallMediaOf, recallModelOutput } from './recall-media-output';
 
 /**

@@ -1,6 +1,6 @@
+import { type CompactionDataPart, compactionDataPart } from '@spillway/ai-sdk-prompt';
 import type { CompactionEvent } from '@spillway/core';
 import type { CompactionMiddleware } from '../compaction-middleware';
-import { type CompactionDataPart, compactionDataPart } from './compaction-data-part';
 
 /** Options of {@link forwardCompactionEvents}. */
 export interface ForwardCompactionEventsOptions {

@@ -1,5 +1,5 @@
+import { templateOf } from '@spillway/ai-sdk-prompt';
 import type { PinPredicate } from '@spillway/core';
-import { templateOf } from '../prompt/origin';
 
 /**
  * The engine's `pin` for Mastra messages: a message's own marker

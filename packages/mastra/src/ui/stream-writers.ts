@@ -1,5 +1,5 @@
+import type { CompactionDataPart } from '@spillway/ai-sdk-prompt';
 import type { CompactionEvent } from '@spillway/core';
-import type { CompactionDataPart } from './compaction-data-part';
 
 /** Mastra's processor stream writer (`args.writer`): `custom` emits a `data-*` chunk. */
 export interface StreamWriterLike {

@@ -21,9 +21,9 @@ export interface FromNeutralMessagesOptions {
 }
 
 /**
- * Converts the engine's output back into the prompt Mastra sends. Unchanged messages and parts are the
- * original objects; changed ones are rebuilt from their original (provider options, ids and
- * unknown fields kept) with only the edited content re-encoded; new ones (the summary, the
+ * Converts the engine's output back into an AI SDK language-model prompt. Unchanged messages and
+ * parts are the original objects; changed ones are rebuilt from their original (provider options,
+ * ids and unknown fields kept) with only the edited content re-encoded; new ones (the summary, the
  * "older messages were truncated" note) are built in the given version's shape.
  */
 export function fromNeutralMessages(

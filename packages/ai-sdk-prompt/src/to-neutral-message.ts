@@ -12,11 +12,12 @@ import type { SdkMessage, SdkPart, SdkToolResultOutput } from './sdk-prompt';
 const ROLES = new Set<string>(['system', 'user', 'assistant', 'tool']);
 
 /**
- * Converts one AI SDK prompt message (V3 or V4 shape) into the neutral model. Every neutral object
- * is linked to the SDK object it came from (see `origin.ts`), so what the engine leaves alone goes
- * back as the original, and what it changes keeps its provider options. What the engine does not
- * understand (custom and reasoning-file parts, provider-executed tools, approval responses,
- * provider file references) becomes an opaque part carrying the original.
+ * Converts one message of an AI SDK language-model prompt (V2, V3 or V4 shape) into the neutral
+ * model. Every neutral object is linked to the SDK object it came from (see `origin.ts`), so what
+ * the engine leaves alone goes back as the original, and what it changes keeps its provider
+ * options. What the engine does not understand (custom and reasoning-file parts, provider-executed
+ * tools, approval responses, provider file references) becomes an opaque part carrying the
+ * original.
  */
 export function toNeutralMessage(message: SdkMessage): Message {
   if (message.role === 'system') {
@@ -98,6 +99,9 @@ function toNeutralContentItem(item: SdkPart): ToolResultContentPart {
   switch (item.type) {
     case 'text':
       return typeof item.text === 'string' ? link({ type: 'text', text: item.text }, item) : opaque(item);
+    // V2 item (and V3, which still reads it): base64 data with its media type.
+    case 'media':
+      return toNeutralFile(item, item.data, item.mediaType, undefined) ?? opaque(item);
     // V3 items.
     case 'image-data':
       return toNeutralFile(item, item.data, item.mediaType, undefined, 'image') ?? opaque(item);

@@ -1,7 +1,7 @@
 /**
- * The prompt Mastra hands to `processLLMRequest`: the AI SDK language-model prompt in the shape of
- * the model it goes to (V2 for AI SDK 5 models, V3 for ai 6, V4 for ai 7), typed loosely on
- * purpose. Anything not named here is carried through untouched.
+ * The AI SDK language-model prompt, V2/V3/V4 shapes: the shape of the model it goes to (V2 for AI
+ * SDK 5 models, V3 for ai 6, V4 for ai 7), typed loosely on purpose. Anything not named here is
+ * carried through untouched.
  */
 
 /** One message of a `LanguageModelV2Prompt`, `…V3Prompt` or `…V4Prompt`. */
@@ -25,7 +25,10 @@ export interface SdkToolResultOutput {
   readonly [key: string]: unknown;
 }
 
-/** A list of messages: what `processLLMRequest` receives as `prompt`. */
+/**
+ * A list of messages: a whole prompt (`params.prompt` in an AI SDK middleware, `prompt` in a Mastra
+ * processor's `processLLMRequest`).
+ */
 export type SdkPrompt = readonly SdkMessage[];
 
 /** The prompt shape new parts are built in, after the model's `specificationVersion`. */
