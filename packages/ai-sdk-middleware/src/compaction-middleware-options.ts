@@ -1,5 +1,5 @@
+import type { LanguageModelLike } from '@spillway/ai-sdk-prompt';
 import type { CompactionAction, CompactionEventHandler, CompactorOptions, Summarizer } from '@spillway/core';
-import type { LanguageModelLike } from './summarize/language-model-like';
 
 /** What a {@link CompactionMiddlewareOptions.conversationId} resolver is given. */
 export interface ConversationIdInput {

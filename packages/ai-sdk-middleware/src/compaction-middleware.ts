@@ -1,3 +1,4 @@
+import type { LanguageModelLike } from '@spillway/ai-sdk-prompt';
 import { createPromptConverter } from '@spillway/ai-sdk-prompt';
 import {
   type CompactionEventHandler,
@@ -24,7 +25,6 @@ import { type RecallAiTool, type RecallToolOptions, recallTool } from './recall/
 import { surfaceStreamOverflow } from './stream/surface-stream-overflow';
 import { watchStreamFinish } from './stream/watch-stream-finish';
 import { createConversationModels } from './summarize/conversation-models';
-import type { LanguageModelLike } from './summarize/language-model-like';
 import { resolveSummarizer } from './summarize/resolve-summarizer';
 
 /**

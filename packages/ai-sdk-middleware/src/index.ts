@@ -1,9 +1,12 @@
 // The public surface of @spillway/ai-sdk-middleware. Adding a line here is an API decision.
 
+export type { LanguageModelLike } from '@spillway/ai-sdk-prompt';
 export {
   type CompactionDataPart,
   type CompactionStatus,
   compactionDataPart,
+  type LanguageModelSummarizerOptions,
+  languageModelSummarizer,
 } from '@spillway/ai-sdk-prompt';
 export type { CallParamsLike } from './call/call-params-like';
 export type { SpillwayCallOptions } from './call/spillway-call-options';
@@ -20,9 +23,4 @@ export {
   type RecallToolSchema,
   recallTool,
 } from './recall/recall-tool';
-export type { LanguageModelLike } from './summarize/language-model-like';
-export {
-  type LanguageModelSummarizerOptions,
-  languageModelSummarizer,
-} from './summarize/language-model-summarizer';
 export { type ForwardCompactionEventsOptions, forwardCompactionEvents } from './ui/forward-compaction-events';

@@ -8,6 +8,8 @@ export {
   compactionDataPart,
 } from './compaction-data-part';
 export { type FromNeutralMessagesOptions, fromNeutralMessages } from './from-neutral-messages';
+export { isLanguageModel, type LanguageModelLike } from './language-model-like';
+export { type LanguageModelSummarizerOptions, languageModelSummarizer } from './language-model-summarizer';
 export { templateOf } from './origin';
 export {
   type ConvertedPrompt,

@@ -1,7 +1,6 @@
-import type { CompactionDataPart } from '@spillway/ai-sdk-prompt';
+import type { CompactionDataPart, LanguageModelLike } from '@spillway/ai-sdk-prompt';
 import type { CompactionAction, CompactionEventHandler, CompactorOptions, Summarizer } from '@spillway/core';
 import type { MemoryLike } from './call/load-whole-thread';
-import type { LanguageModelLike } from './summarize/language-model-like';
 
 /** What a {@link CompactionProcessorOptions.conversationId} resolver is given. */
 export interface ConversationIdInput {

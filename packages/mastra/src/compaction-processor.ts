@@ -12,6 +12,8 @@ import {
   compactionDataPart,
   createPromptConverter,
   fromNeutralMessages,
+  isLanguageModel,
+  type LanguageModelLike,
   promptVersionOf,
   repairPrompt,
   type SdkPrompt,
@@ -39,7 +41,6 @@ import type { CompactionProcessorOptions } from './compaction-processor-options'
 import { pinFromMarker } from './recall/pin-from-marker';
 import { rememberConversation } from './recall/recall-registry';
 import { type RecallMastraTool, type RecallToolOptions, recallTool } from './recall/recall-tool';
-import { isLanguageModel, type LanguageModelLike } from './summarize/language-model-like';
 import { resolveSummarizer } from './summarize/resolve-summarizer';
 import { createStreamWriters, type StreamWriterLike } from './ui/stream-writers';
 

@@ -1,9 +1,12 @@
 // The public surface of @spillway/mastra. Adding a line here is an API decision.
 
+export type { LanguageModelLike } from '@spillway/ai-sdk-prompt';
 export {
   type CompactionDataPart,
   type CompactionStatus,
   compactionDataPart,
+  type LanguageModelSummarizerOptions,
+  languageModelSummarizer,
 } from '@spillway/ai-sdk-prompt';
 export { type CompactionProcessor, compactionProcessor } from './compaction-processor';
 export type {
@@ -17,8 +20,3 @@ export {
   type RecallToolSchema,
   recallTool,
 } from './recall/recall-tool';
-export type { LanguageModelLike } from './summarize/language-model-like';
-export {
-  type LanguageModelSummarizerOptions,
-  languageModelSummarizer,
-} from './summarize/language-model-summarizer';

@@ -1,9 +1,8 @@
-import type { PromptVersion, SdkPrompt } from '@spillway/ai-sdk-prompt';
+import type { LanguageModelLike, PromptVersion, SdkPrompt } from '@spillway/ai-sdk-prompt';
 import { ContextOverflowError, deriveConversationId } from '@spillway/core';
 import type { MiddlewareRuntime } from '../middleware/middleware-runtime';
 import { buildPrompt } from '../prompt/build-prompt';
 import { hasRecallTool } from '../recall/has-recall-tool';
-import type { LanguageModelLike } from '../summarize/language-model-like';
 import type { CallContext } from './call-context';
 import type { CallParamsLike } from './call-params-like';
 import { modelContextWindow } from './model-context-window';

@@ -1,5 +1,5 @@
+import type { LanguageModelLike } from '@spillway/ai-sdk-prompt';
 import type { SummarizerInput } from '@spillway/core';
-import type { LanguageModelLike } from './language-model-like';
 
 /** Conversations whose model the default summarizer remembers. */
 const REMEMBERED_MODELS = 1_000;

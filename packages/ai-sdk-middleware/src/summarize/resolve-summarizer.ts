@@ -1,11 +1,10 @@
+import { isLanguageModel, type LanguageModelLike, languageModelSummarizer } from '@spillway/ai-sdk-prompt';
 import {
   extractiveSummarizer,
   InvalidConfigError,
   type Summarizer,
   type SummarizerInput,
 } from '@spillway/core';
-import { isLanguageModel, type LanguageModelLike } from './language-model-like';
-import { languageModelSummarizer } from './language-model-summarizer';
 
 /**
  * The engine's summarizer from the middleware's `summarizer` option: the wrapped model by default,

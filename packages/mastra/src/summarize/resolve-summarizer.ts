@@ -1,3 +1,4 @@
+import { isLanguageModel, type LanguageModelLike, languageModelSummarizer } from '@spillway/ai-sdk-prompt';
 import {
   extractiveSummarizer,
   InvalidConfigError,
@@ -5,8 +6,6 @@ import {
   type SummarizerInput,
 } from '@spillway/core';
 import type { CompactionProcessorOptions } from '../compaction-processor-options';
-import { isLanguageModel, type LanguageModelLike } from './language-model-like';
-import { languageModelSummarizer } from './language-model-summarizer';
 
 /**
  * The engine's summarizer for the `summarizer` option: the agent's model (`agentModel`, per

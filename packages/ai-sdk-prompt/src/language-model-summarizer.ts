@@ -18,7 +18,7 @@ export interface LanguageModelSummarizerOptions {
 
 /**
  * A `Summarizer` that calls an AI SDK language model directly (`doGenerate`, no middleware in
- * between, so summarizing never re-enters compaction). Works with V2, V3 and V4 models, and with the model objects Mastra hands to processors.
+ * between, so summarizing never re-enters compaction). Works with V2, V3 and V4 models (and the model objects Mastra hands to processors, which make the same calls).
  */
 export function languageModelSummarizer({
   model,
