@@ -9,6 +9,7 @@ export default defineProject({
         new URL('../ai-sdk-middleware/src/index.ts', import.meta.url),
       ),
       '@spillway/mastra': fileURLToPath(new URL('../mastra/src/index.ts', import.meta.url)),
+      '@spillway/ai-sdk-prompt': fileURLToPath(new URL('../ai-sdk-prompt/src/index.ts', import.meta.url)),
     },
   },
   test: {

@@ -131,7 +131,8 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
     // The properties were exercised: requests shrunk by the structural stages alone, each stage acting.
     expect(seen.structuralOnly).toBeGreaterThan(RUNS / 8);
     expect(seen.supersede).toBeGreaterThan(0);
-    expect(seen.collapse).toBeGreaterThan(0);
+    // Collapse is opt-in and, with tool output cleared first, rarely needed: whether a run reaches
+    // it depends on the generated sessions, so its own tests are in collapse-exchanges.test.ts.
     expect(seen.cluster).toBeGreaterThan(0);
   });
 
