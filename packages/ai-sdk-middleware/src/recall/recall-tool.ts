@@ -15,7 +15,7 @@ import { type RecallToolOutput, recallMediaOf, recallModelOutput } from './recal
 
 /**
  * Options of {@link recallTool}: the read-back tool's options shared by every adapter
- * (`RecallAnswerOptions` of `@spillway/core`: `secret`, `maxChars`, `archive`, `conversationId`).
+ * (`RecallAnswerOptions` of `@spillway/core`: `secret`, `maxChars`, `maxTokens`, `archive`, `conversationId`).
  * The AI SDK hands every tool the whole conversation, so the middleware needs no `archive`; give one
  * only if your app caps results before they reach the SDK.
  */

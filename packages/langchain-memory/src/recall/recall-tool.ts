@@ -17,7 +17,7 @@ import { toNeutralMessages } from '../convert/to-neutral-messages';
 
 /**
  * Options of {@link recallTool}: the read-back tool's options shared by every adapter
- * (`RecallAnswerOptions` of `@spillway/core`: `secret`, `maxChars`, `archive`), plus where the
+ * (`RecallAnswerOptions` of `@spillway/core`: `secret`, `maxChars`, `maxTokens`, `archive`), plus where the
  * conversation is read from; `conversationId` may also be derived from the conversation.
  */
 export interface RecallToolOptions extends Omit<RecallAnswerOptions, 'conversationId'> {
