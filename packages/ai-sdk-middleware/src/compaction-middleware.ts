@@ -1,5 +1,5 @@
 import type { LanguageModelLike } from '@spillway/ai-sdk-prompt';
-import { createPromptConverter } from '@spillway/ai-sdk-prompt';
+import { createPromptConverter, resolveSummarizer } from '@spillway/ai-sdk-prompt';
 import {
   type CompactionEventHandler,
   type Compactor,
@@ -25,7 +25,6 @@ import { type RecallAiTool, type RecallToolOptions, recallTool } from './recall/
 import { surfaceStreamOverflow } from './stream/surface-stream-overflow';
 import { watchStreamFinish } from './stream/watch-stream-finish';
 import { createConversationModels } from './summarize/conversation-models';
-import { resolveSummarizer } from './summarize/resolve-summarizer';
 
 /**
  * The middleware: a `LanguageModelMiddleware` for `wrapLanguageModel` in ai 6 (V3) and ai 7 (V4),

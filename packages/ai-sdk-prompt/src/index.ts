@@ -10,6 +10,7 @@ export {
 export { type FromNeutralMessagesOptions, fromNeutralMessages } from './from-neutral-messages';
 export { isLanguageModel, type LanguageModelLike } from './language-model-like';
 export { type LanguageModelSummarizerOptions, languageModelSummarizer } from './language-model-summarizer';
+export { modelContextWindow } from './model-context-window';
 export { templateOf } from './origin';
 export {
   type ConvertedPrompt,
@@ -18,6 +19,7 @@ export {
   type PromptConverterOptions,
 } from './prompt-converter';
 export { repairPrompt } from './repair-prompt';
+export { resolveSummarizer } from './resolve-summarizer';
 export {
   type PromptVersion,
   promptVersionOf,

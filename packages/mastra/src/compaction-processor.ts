@@ -14,8 +14,10 @@ import {
   fromNeutralMessages,
   isLanguageModel,
   type LanguageModelLike,
+  modelContextWindow,
   promptVersionOf,
   repairPrompt,
+  resolveSummarizer,
   type SdkPrompt,
 } from '@spillway/ai-sdk-prompt';
 import {
@@ -31,7 +33,7 @@ import {
 } from '@spillway/core';
 import { loadWholeThread, runMemory } from './call/load-whole-thread';
 import { memoryContext, threadConversationId } from './call/memory-context';
-import { modelContextWindow } from './call/model-context-window';
+
 import { overflowError } from './call/overflow-error';
 import { readStepResult } from './call/read-step-result';
 import { type PreparedRequest, runState } from './call/run-state';
@@ -41,7 +43,7 @@ import type { CompactionProcessorOptions } from './compaction-processor-options'
 import { pinFromMarker } from './recall/pin-from-marker';
 import { rememberConversation } from './recall/recall-registry';
 import { type RecallMastraTool, type RecallToolOptions, recallTool } from './recall/recall-tool';
-import { resolveSummarizer } from './summarize/resolve-summarizer';
+
 import { createStreamWriters, type StreamWriterLike } from './ui/stream-writers';
 
 /**

@@ -1,11 +1,12 @@
 import type { LanguageModelLike, PromptVersion, SdkPrompt } from '@spillway/ai-sdk-prompt';
+import { modelContextWindow } from '@spillway/ai-sdk-prompt';
 import { ContextOverflowError, deriveConversationId } from '@spillway/core';
 import type { MiddlewareRuntime } from '../middleware/middleware-runtime';
 import { buildPrompt } from '../prompt/build-prompt';
 import { hasRecallTool } from '../recall/has-recall-tool';
 import type { CallContext } from './call-context';
 import type { CallParamsLike } from './call-params-like';
-import { modelContextWindow } from './model-context-window';
+
 import { reportContextUsage } from './report-context-usage';
 import type { SpillwayCallOptions } from './spillway-call-options';
 

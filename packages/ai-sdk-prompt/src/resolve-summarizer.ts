@@ -1,22 +1,24 @@
-import { isLanguageModel, type LanguageModelLike, languageModelSummarizer } from '@spillway/ai-sdk-prompt';
 import {
   extractiveSummarizer,
   InvalidConfigError,
   type Summarizer,
   type SummarizerInput,
 } from '@spillway/core';
+import { isLanguageModel, type LanguageModelLike } from './language-model-like';
+import { languageModelSummarizer } from './language-model-summarizer';
 
 /**
- * The engine's summarizer from the middleware's `summarizer` option: the wrapped model by default,
- * `extractiveSummarizer` for `'extractive'`, a language model called directly, or a function as is.
- *
+ * The engine's summarizer from an adapter's `summarizer` option: the model the conversation goes
+ * to (`conversationModel`: the middleware's wrapped model, the Mastra agent's model) when none is
+ * given, `extractiveSummarizer` for `'extractive'`, a language model called directly, or a function
+ * as is.
  * @throws {InvalidConfigError} for anything else.
  */
 export function resolveSummarizer(
   summarizer: LanguageModelLike | Summarizer | 'extractive' | undefined,
-  wrappedModel: (input: SummarizerInput) => LanguageModelLike | undefined,
+  conversationModel: (input: SummarizerInput) => LanguageModelLike | undefined,
 ): Summarizer {
-  if (summarizer === undefined) return languageModelSummarizer({ model: wrappedModel });
+  if (summarizer === undefined) return languageModelSummarizer({ model: conversationModel });
   if (summarizer === 'extractive') return extractiveSummarizer;
   if (isLanguageModel(summarizer)) return languageModelSummarizer({ model: summarizer });
   if (typeof summarizer === 'function') return summarizer;
