@@ -3,7 +3,8 @@ import { atLeastAs, type HistoryLevel, type RenderedHistory } from './history-le
 /**
  * The level of `levels` (least reduced first) a request takes: the one the conversation already
  * reached (`atLeast`) while it fits `room`; past it, the first that fits `lowRoom`, so the next step
- * is far off — or, when none gets that low, the deepest, so the step is as large as it can be made.
+ * is far off — or, when none gets that low, the deepest, so the step is as large as it can be made
+ * (not a lower one that merely fits `room`: it would be passed again a few turns later).
  * Every candidate reduces at least as far as `atLeast`, zone by zone (the prefix never goes back and
  * forth). The structural stages save more than estimates count, so a level lower that already fits
  * is taken; references and notes can make a rendering a little larger than its estimate, so one
@@ -25,9 +26,21 @@ export function fitLevels(
 ): RenderedHistory & { fits: boolean } {
   const candidates = levels.map((level) => (atLeast === undefined ? level : atLeastAs(level, atLeast)));
   const first = (within: number) => candidates.findIndex((level) => estimate(level) <= within);
-  let index = estimate(candidates[0]!) <= room ? 0 : first(lowRoom);
-  if (index === -1) index = candidates.length - 1;
-  const aim = index === 0 ? room : estimate(candidates[index]!) <= lowRoom ? lowRoom : room;
+  // Past the level reached, aim at `lowRoom`; when no level gets that low, halfway there; when none
+  // gets even that low, the deepest. Never a level that merely fits `room`: it would be passed
+  // again a few turns later.
+  let aim = room;
+  let index = 0;
+  if (estimate(candidates[0]!) > room) {
+    for (aim of [lowRoom, (room + lowRoom) / 2]) {
+      index = first(aim);
+      if (index !== -1) break;
+    }
+    if (index === -1) {
+      aim = Number.NEGATIVE_INFINITY;
+      index = candidates.length - 1;
+    }
+  }
   let best = render(candidates[index]!);
   for (let lower = index - 1; structured && lower >= 1 && best.tokens <= aim; lower--) {
     const candidate = render(candidates[lower]!);

@@ -133,7 +133,10 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       const cached = cache.get(key);
       if (cached === undefined) {
         const stubs = members.map((_, offset) => formOf(from + offset, 'stub').message);
-        const messages = foldToolSteps(stubs, { refOf }).messages;
+        const messages = foldToolSteps(stubs, {
+          refOf,
+          originalOf: (result) => originals.get(result.toolCallId) ?? result,
+        }).messages;
         known = { messages, tokens: estimator.countMessages(messages) };
         cache.set(key, { ...known, members: stubs });
       } else {

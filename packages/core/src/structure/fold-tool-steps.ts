@@ -9,6 +9,12 @@ export const FOLDED_TOOLS_HEADER = '[Tool steps of this turn, folded:';
 export interface FoldToolStepsOptions {
   /** The reference of a result's original text (`[ref=t.…]` after its line). */
   refOf?: ((result: ToolResultPart) => string | undefined) | undefined;
+  /**
+   * The result as it was before any reduction (a stub or a preview is folded in its place): its
+   * size is what a line reports.
+   * @default the result as given
+   */
+  originalOf?: ((result: ToolResultPart) => ToolResultPart) | undefined;
 }
 
 /** What {@link foldToolSteps} returns. */
@@ -30,7 +36,7 @@ export interface FoldToolStepsResult {
  */
 export function foldToolSteps(
   turn: readonly Message[],
-  { refOf }: FoldToolStepsOptions = {},
+  { refOf, originalOf }: FoldToolStepsOptions = {},
 ): FoldToolStepsResult {
   const calls: ToolCallPart[] = [];
   const results = new Map<string, ToolResultPart>();
@@ -43,9 +49,9 @@ export function foldToolSteps(
   }
   if (calls.length === 0 && results.size === 0) return { messages: turn.slice(), callCount: 0 };
 
-  const lines = calls.map((call) => callLine(call, results.get(call.toolCallId), refOf));
+  const lines = calls.map((call) => callLine(call, results.get(call.toolCallId), { refOf, originalOf }));
   for (const [id, result] of results) {
-    if (!calls.some((call) => call.toolCallId === id)) lines.push(callLine(undefined, result, refOf));
+    if (!calls.some((call) => call.toolCallId === id)) lines.push(callLine(undefined, result, { refOf, originalOf }));
   }
   const assistantParts: MessagePart[] = [
     { type: 'text', text: `${FOLDED_TOOLS_HEADER}\n${lines.join('\n')}]` },
@@ -79,9 +85,10 @@ export function foldToolSteps(
 /** One call's line: `- name(key: value, …) → 8,123 chars [ref=t.…]`. */
 function callLine(
   call: ToolCallPart | undefined,
-  result: ToolResultPart | undefined,
-  refOf: FoldToolStepsOptions['refOf'],
+  given: ToolResultPart | undefined,
+  { refOf, originalOf }: FoldToolStepsOptions,
 ): string {
+  const result = given === undefined ? undefined : (originalOf?.(given) ?? given);
   const name = call?.toolName ?? result?.toolName ?? 'tool';
   const args = call === undefined ? '' : keyArguments(call.input);
   let outcome = 'no result';
@@ -93,7 +100,7 @@ function callLine(
       else if (part?.type === 'image' || part?.type === 'file') media++;
     }
     outcome = `${result.isError ? 'error, ' : ''}${chars.toLocaleString('en-US')} chars${media > 0 ? ` + ${media} media` : ''}`;
-    const ref = refOf?.(result);
+    const ref = refOf?.(given!);
     if (ref !== undefined) outcome += ` ${refAnnotation(ref)}`;
   }
   return `- ${name}(${args}) → ${outcome}`;

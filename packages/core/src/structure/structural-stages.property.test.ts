@@ -141,7 +141,8 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
     deepFreeze(messages);
     const total = estimator.countMessages(messages);
     // Supersede and cluster act where old results are reduced; collapse (off by default) where old
-    // turns fold, at a tighter window.
+    // turns fold, at a tighter window (where the one step that gets the request low folds every
+    // old turn, the reads supersede replaced are folded too).
     const run = (share: number, options: Parameters<typeof compactMessages>[1] = {}) =>
       compactMessages(messages, {
         contextWindow: Math.round(total * share),
@@ -151,7 +152,7 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
       });
     for (const [share, acting] of [
       [0.8, ['supersede-tool-results', 'cluster-tool-results']],
-      [0.5, ['supersede-tool-results', 'collapse-exchanges']],
+      [0.5, ['collapse-exchanges', 'fold-tool-steps']],
     ] as const) {
       const all = await run(share);
       expect(all.actions).toEqual(expect.arrayContaining([...acting]));

@@ -25,12 +25,20 @@ const KINDS: readonly RegExp[] = [
   // ids: letters and digits joined by - or _ (dep-7f3a9c2e, req_91x2), UUIDs, long hex (commits)
   /\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[0-9a-f]{8,}\b/g,
   /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g, // tickets (ABC-123)
-  /\b(?:E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z][A-Za-z]*(?:Error|Exception)|E\d{3,5})\b/g, // error codes and classes
+  // (errno-style codes, not log levels and capitalised words: ERROR, EXIT, EVENT…)
+  /\b(?:(?!(?:ERRORS?|EXCEPTIONS?|EVENTS?|EXIT|EXPORT|EMPTY|ENABLED|END|ENTRY|ENV)\b)E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z][A-Za-z]*(?:Error|Exception)|E\d{3,5})\b/g, // error codes and classes
   /\b[\w-]{2,}(?:\/[\w.-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}\b/g, // file names
   // numbers with a unit, and version numbers
   /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|min|h|KB|MB|GB|TB|KiB|MiB|GiB|kb|mb|gb|%|px|rps|qps)\b|(?<![\w.])v?\d+(?:\.\d+){1,3}\b/g,
   /\b\d{3,}\b/g, // numbers of three or more digits (ports, counts, status codes)
 ];
+
+/** The index in `KINDS` of numbers with units and versions. */
+const VERSION_KIND = KINDS.length - 2;
+/** A number with one decimal point and nothing else. */
+const BARE_DECIMAL = /^\d+\.\d+$/;
+/** An ISO date, with or without the hour that follows it (`2026-03-02T10`). */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:T\d{2})?$/;
 
 /** Lines that report something going wrong: their identifiers come first. */
 const SALIENT_LINE =
@@ -58,11 +66,15 @@ export function salientIdentifiers(
       for (const match of line.matchAll(pattern)) {
         const identifier = match[0].replace(/[.,;:!?)]+$/, '');
         if (identifier.length < 3 || identifier.length > 120 || seen.has(identifier)) continue;
+        // A timestamp (or the date-and-hour piece of one) tells nothing a reader would look up.
+        if (TIMESTAMP.test(identifier)) continue;
         if (exclude?.has(identifier)) continue;
         seen.add(identifier);
+        // A bare decimal (887.63) is a number, not a version: ranked with the plain numbers.
+        const rankedAs = kind === VERSION_KIND && BARE_DECIMAL.test(identifier) ? KINDS.length - 1 : kind;
         candidates.push({
           identifier,
-          rank: (salient ? 0 : KINDS.length) + kind,
+          rank: (salient ? 0 : KINDS.length) + rankedAs,
           at: lineStart + match.index,
         });
       }

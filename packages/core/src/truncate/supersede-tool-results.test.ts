@@ -70,6 +70,29 @@ describe('supersedeToolResults', () => {
     ]);
   });
 
+  it("lists the identifiers only the earlier result mentioned in its note (a rerun's request id)", () => {
+    const log = (lines: string[]) => `${lines.join('\n')}\n${'INFO healthy\n'.repeat(60)}`;
+    const messages = conversation([
+      {
+        id: 'c1',
+        tool: 'run_command',
+        input: { command: 'tail -n 200 app.log' },
+        content: log(['ERROR payment failed request_id=req_8f2k19x7 status=500', 'see /srv/app/config.yaml']),
+      },
+      {
+        id: 'c2',
+        tool: 'run_command',
+        input: { command: 'tail -n 200 app.log' },
+        content: log(['WARN retry ok', 'see /srv/app/config.yaml']),
+      },
+    ]);
+    const { messages: output } = supersedeToolResults(messages, { toolMapping: false });
+    expect(resultAt(output, 2).content).toBe(
+      '[superseded: run_command was called again with the same arguments later; see the newer result; this earlier one also mentioned req_8f2k19x7, 500]',
+    );
+    expect(output[4]).toBe(messages[4]);
+  });
+
   it('does not supersede on a later error result, and keeps isError as it was', () => {
     const messages = conversation([
       { id: 'c1', input: { path: 'a.ts' }, content: fileA1, isError: false },

@@ -5,6 +5,7 @@ import { refAnnotation } from '../recall/recall-ref';
 import { defaultToolMapping } from '../structure/default-tool-mapping';
 import type { ToolEffect, ToolMapping } from '../structure/tool-effect';
 import { supersededNote, type ToolEvent, toolEffectState } from '../structure/tool-effect-state';
+import { salientIdentifiers } from '../summarize/salient-identifiers';
 import { canonicalJson } from './canonical-json';
 import { PartReplacements, withNoteContent } from './replace-parts';
 import type { TruncationRecord } from './truncation-record';
@@ -139,6 +140,9 @@ export function supersedeToolResults(
   const staleNotes = new Map<number, string>();
   const sameTarget = new Set<number>();
   const laterTargets = new Set<string>();
+  /** The nearest later result per target, and the one each same-target result is set against. */
+  const laterResults = new Map<string, ToolResultPart>();
+  const newerResult = new Map<number, ToolResultPart>();
   const later = toolEffectState();
   for (let rank = results.length - 1; rank >= 0; rank--) {
     const { messageIndex, result } = results[rank]!;
@@ -161,8 +165,13 @@ export function supersedeToolResults(
     if (messageIndex < before && target !== undefined && laterTargets.has(target)) {
       superseded.add(rank);
       sameTarget.add(rank);
+      const newer = laterResults.get(target);
+      if (newer !== undefined) newerResult.set(rank, newer);
     }
-    if (target !== undefined && result.isError !== true) laterTargets.add(target);
+    if (target !== undefined && result.isError !== true) {
+      laterTargets.add(target);
+      laterResults.set(target, result);
+    }
     if (call !== undefined && result.isError !== true) later.record(effects, call, step);
   }
   // Duplicates: walk oldest first, so each result knows the earliest identical copy.
@@ -189,7 +198,9 @@ export function supersedeToolResults(
       note = stale;
     } else if (chars >= minChars && sameTarget.has(rank)) {
       kind = 'superseded';
-      note = `[superseded: ${result.toolName} was called again ${sameTargetWords} later; see the newer result]`;
+      const newer = newerResult.get(rank);
+      const gone = identifiersNotIn(result, newer === undefined ? '' : resultText(newer));
+      note = `[superseded: ${result.toolName} was called again ${sameTargetWords} later; see the newer result${gone.length > 0 ? `; this earlier one also mentioned ${gone.join(', ')}` : ''}]`;
     } else if (chars >= minChars && duplicateOf.has(rank)) {
       kind = 'duplicate';
       note = `[duplicate: identical to the earlier ${result.toolName} result of call ${duplicateOf.get(rank)}]`;
@@ -210,6 +221,36 @@ export function supersedeToolResults(
   });
 
   return { messages: replacements.apply(messages), records };
+}
+
+/** The most characters the identifiers only an earlier result mentioned may take in its note. */
+const GONE_IDENTIFIER_CHARS = 160;
+
+/** A result's text parts, joined. */
+function resultText(result: ToolResultPart): string {
+  if (typeof result.content === 'string') return result.content;
+  if (!Array.isArray(result.content)) return '';
+  return result.content
+    .map((part) => (part?.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join('\n');
+}
+
+/**
+ * The identifiers (see `salientIdentifiers`) `result` mentioned that `newer` does not: what a
+ * same-target note would otherwise lose without a trace (a rerun command's earlier request id).
+ */
+function identifiersNotIn(result: ToolResultPart, newer: string): string[] {
+  const found = salientIdentifiers(resultText(result), { maxCount: 64, maxChars: 4_000 });
+  const gone: string[] = [];
+  let chars = 0;
+  for (const identifier of found) {
+    if (newer.includes(identifier)) continue;
+    const cost = identifier.length + (gone.length > 0 ? 2 : 0);
+    if (chars + cost > GONE_IDENTIFIER_CHARS) continue;
+    gone.push(identifier);
+    chars += cost;
+  }
+  return gone;
 }
 
 /** The tool name and the call's target key, or `undefined` when the call has no key (or the key function threw). */
