@@ -51,7 +51,8 @@ export function foldToolSteps(
 
   const lines = calls.map((call) => callLine(call, results.get(call.toolCallId), { refOf, originalOf }));
   for (const [id, result] of results) {
-    if (!calls.some((call) => call.toolCallId === id)) lines.push(callLine(undefined, result, { refOf, originalOf }));
+    if (!calls.some((call) => call.toolCallId === id))
+      lines.push(callLine(undefined, result, { refOf, originalOf }));
   }
   const assistantParts: MessagePart[] = [
     { type: 'text', text: `${FOLDED_TOOLS_HEADER}\n${lines.join('\n')}]` },
