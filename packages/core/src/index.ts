@@ -35,6 +35,12 @@ export { currentTurnStart } from './compact/current-turn';
 export type { LeaseOptions } from './compact/distributed-flight';
 export { hashMessages } from './compact/hash-messages';
 export {
+  hasProviderCompaction,
+  isProviderCompaction,
+  type ProviderCompactedSplit,
+  splitProviderCompacted,
+} from './compact/provider-compacted';
+export {
   BACKGROUND_THRESHOLD_RATIO,
   COMPACT_THRESHOLD_RATIO,
   EMERGENCY_THRESHOLD_RATIO,
