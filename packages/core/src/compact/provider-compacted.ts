@@ -59,3 +59,15 @@ export function providerLiveFrozen(messages: readonly Message[], split: Provider
   }
   return live;
 }
+
+/**
+ * The messages the pipeline works on: the conversation without its frozen span (the same array when
+ * no message carries a provider compaction block). Stored states cover a prefix of this list.
+ */
+export function withoutProviderCompacted(
+  messages: readonly Message[],
+  split: ProviderCompactedSplit | undefined = splitProviderCompacted(messages),
+): readonly Message[] {
+  if (split === undefined) return messages;
+  return [...messages.slice(0, split.leading), ...messages.slice(split.end)];
+}

@@ -16,7 +16,7 @@ import { createDraftFactory } from './draft-settings';
 import type { HistoryLadder } from './history-ladder';
 import { ladderFor } from './ladder-for-draft';
 import { prepareWorking } from './prepare-working';
-import { providerLiveFrozen, splitProviderCompacted } from './provider-compacted';
+import { providerLiveFrozen, splitProviderCompacted, withoutProviderCompacted } from './provider-compacted';
 import { recognizeMessages } from './recognize-messages';
 import { requestBudget } from './request-budget';
 import type { RequestDraft } from './request-draft';
@@ -61,7 +61,7 @@ export async function runCompaction(
   const split = splitProviderCompacted(messages);
   if (split === undefined) return runPipeline(messages, options, request);
   const { originals = messages, provider = options.provider, overheadTokens = 0 } = request;
-  const live = (list: readonly Message[]) => [...list.slice(0, split.leading), ...list.slice(split.end)];
+  const live = (list: readonly Message[]) => withoutProviderCompacted(list, split);
   const frozen = messages.slice(split.leading, split.end);
   const counted = estimatorFor(options.estimator, provider).countMessages(
     providerLiveFrozen(messages, split),
