@@ -140,5 +140,24 @@ describe('provider compaction blocks', () => {
     expect(second.messages).toContain(messages[splitProviderCompacted(messages)!.block]);
     for (const text of seen) expect(text).not.toMatch(/(?<!later )Turn \d+: please check/);
   });
+
+  it('a manual compaction after a provider compaction builds on the stored summary', async () => {
+    const previous: Array<string | undefined> = [];
+    const compactor = createCompactor({
+      ...SUMMARY_ONLY,
+      summarizer: ({ messages, previousSummary }) => {
+        previous.push(previousSummary);
+        return `Summary of ${messages.length} messages.`;
+      },
+    });
+    const messages = compactedConversation(15, 24);
+    const first = await compactor.compact(messages, { conversationId: 'm', contextWindow: 24_000 });
+    expect(first).toBeDefined();
+    const count = previous.length;
+    const grown = [...messages, ...agentConversation({ turns: 6, system: false, seed: 9 })];
+    await compactor.compact(grown, { conversationId: 'm', contextWindow: 24_000 });
+    expect(previous.length).toBeGreaterThan(count);
+    expect(previous.slice(count).every((summary) => summary !== undefined)).toBe(true);
+  });
 });
 
