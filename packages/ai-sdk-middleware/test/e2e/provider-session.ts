@@ -16,6 +16,15 @@ export const SESSION_WINDOW = 16_000;
 export const SESSION_TURNS = 24;
 export const ask = (turn: number) => `Turn ${turn}: inspect svc-${turn} and tell me if ORD-${turn}-0 went through.`;
 
+/** The agent's report on a turn: long enough that the dialogue alone outgrows the window. */
+export function report(turn: number): string {
+  const lines = Array.from(
+    { length: 24 },
+    (_, line) => `svc-${turn} check ${line}: queue depth ${(turn * 37 + line * 11) % 500}, latency p99 ${(turn * 13 + line) % 900}ms, no errors.`,
+  );
+  return `${lines.join('\n')}\nChecked: it went through.`;
+}
+
 function toolOutput(turn: number): string {
   const chars = [1_500, 6_000, 18_000, 40_000][turn % 4]!;
   return sourceFile(`src/service-${turn}.ts`, chars);
@@ -81,7 +90,7 @@ export async function runProviderSession(
         kind,
         request.body,
         answered
-          ? { text: 'Checked: it went through.', serial: index }
+          ? { text: report(turn), serial: index }
           : {
               toolCalls: [{ id: `call-${turn}-${index}`, name: 'inspect', input: { service: `svc-${turn}`, turn } }],
               serial: index,
