@@ -96,6 +96,14 @@ export {
   type PinnedBlock,
   pinnedBlock,
 } from './pin/pinned-block';
+export {
+  type ContextManagementFamily,
+  contextManagementFamily,
+  PROVIDER_COMPACTION_MIN_TRIGGER,
+  type ProviderContextPlan,
+  type ProviderContextPlanOptions,
+  providerContextPlan,
+} from './provider/provider-context-plan';
 export { type ProviderProfile, providerProfile } from './provider/provider-profile';
 export { createRecallRef } from './recall/create-recall-ref';
 export {
