@@ -33,7 +33,11 @@ export function triggerIn(kind: ProviderKind, body: any): number | undefined {
   return body.context_management?.find((item: any) => item.type === 'compaction')?.compact_threshold;
 }
 
-/** The tokens the provider reads: the system prompt and what follows the latest compaction block. */
+/**
+ * The tokens the provider reads: the system prompt and what follows the latest compaction block,
+ * after Anthropic's `clear_tool_uses_20250919` when the request asks for it (over its trigger, the
+ * results of all but the `keep` latest tool uses are cleared, when that frees `clear_at_least`).
+ */
 export function liveTokens(kind: ProviderKind, body: any): number {
   const items: any[] = kind === 'anthropic' ? body.messages : body.input;
   let from = 0;
@@ -42,7 +46,24 @@ export function liveTokens(kind: ProviderKind, body: any): number {
     if (parts.some((part: any) => part.type === 'compaction')) from = index;
   });
   const system = kind === 'anthropic' ? body.system : body.instructions;
-  return estimateTokens(JSON.stringify([system ?? '', ...items.slice(from)]));
+  const live = items.slice(from);
+  const tokens = estimateTokens(JSON.stringify([system ?? '', ...live]));
+  const clear = kind === 'anthropic' ? body.context_management?.edits?.find((edit: any) => edit.type === 'clear_tool_uses_20250919') : undefined;
+  if (clear === undefined || tokens <= (clear.trigger?.value ?? 100_000)) return tokens;
+  const names = new Map<string, string>();
+  const results: { tokens: number }[] = [];
+  for (const message of live) {
+    for (const part of Array.isArray(message.content) ? message.content : []) {
+      if (part.type === 'tool_use') names.set(part.id, part.name);
+      if (part.type === 'tool_result' && !(clear.exclude_tools ?? []).includes(names.get(part.tool_use_id))) {
+        results.push({ tokens: estimateTokens(JSON.stringify(part.content)) });
+      }
+    }
+  }
+  const cleared = results
+    .slice(0, Math.max(0, results.length - (clear.keep?.value ?? 3)))
+    .reduce((sum, result) => sum + result.tokens, 0);
+  return cleared >= (clear.clear_at_least?.value ?? 0) ? tokens - cleared : tokens;
 }
 
 export const isSummaryBody = (raw: string) => raw.includes(DEFAULT_SUMMARY_PROMPT.slice(0, 60));

@@ -64,3 +64,55 @@ describe.each(compactingTargets)('$name: provider compaction next to the middlew
     console.log(`[provider compaction, user trigger ${TRIGGER}] ${target.name}: ${JSON.stringify(session.cost)}`);
   });
 });
+
+describe.each(compactingTargets)("$name: strategy 'provider'", (target) => {
+  it(`${SESSION_TURNS} turns on a 16K window: Spillway's thresholds as the provider's options, merged, no local summary`, async () => {
+    const user =
+      target.kind === 'anthropic'
+        ? { anthropic: { contextManagement: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] } } }
+        : { openai: { store: false } };
+    const session = await runProviderSession(target, {
+      providerOptions: user,
+      middleware: { strategy: 'provider' },
+    });
+    expect(session.harness.violations).toEqual([]);
+    expect(session.cost.summaryCalls).toBe(0);
+    for (const request of session.main) {
+      if (target.kind === 'anthropic') {
+        const [thinking, clear, ...rest] = request.body.context_management.edits;
+        expect(thinking).toEqual({ type: 'clear_thinking_20251015', keep: 'all' });
+        expect(clear).toMatchObject({
+          type: 'clear_tool_uses_20250919',
+          trigger: { type: 'input_tokens', value: 13_600 },
+          clear_at_least: { type: 'input_tokens', value: 4_000 },
+          exclude_tools: ['spillway_recall'],
+        });
+        expect(clear.keep.type).toBe('tool_uses');
+        expect(clear.keep.value).toBeGreaterThanOrEqual(1);
+        // A 16K window is under the provider's smallest compaction trigger: no compaction edit.
+        expect(rest).toEqual([]);
+      } else {
+        expect(request.body.context_management).toEqual([{ type: 'compaction', compact_threshold: 13_600 }]);
+        expect(request.body.store).toBe(false);
+      }
+      expect(blocksIn(target.kind, request.body).map((block) => JSON.stringify(block))).toEqual(
+        request.blocksBefore.map((block) => JSON.stringify(block)),
+      );
+    }
+    expect(session.cost.largestRead).toBeLessThanOrEqual(16_000);
+    console.log(`[provider compaction, strategy provider] ${target.name}: ${JSON.stringify(session.cost)}`);
+  });
+});
+
+describe.each(compactingTargets)("$name: local strategy (the reference)", (target) => {
+  it(`${SESSION_TURNS} turns on a 16K window without provider context management`, async () => {
+    const session = await runProviderSession(target, {
+      providerOptions: target.kind === 'anthropic' ? {} : { openai: { store: false } },
+    });
+    expect(session.harness.violations).toEqual([]);
+    expect(session.blocks).toEqual([]);
+    for (const request of session.main) expect(request.body.context_management).toBeUndefined();
+    expect(session.cost.largestRead).toBeLessThanOrEqual(0.85 * 16_000 * 1.1);
+    console.log(`[provider compaction, strategy local] ${target.name}: ${JSON.stringify(session.cost)}`);
+  });
+});
