@@ -2,9 +2,10 @@ import { ChatAnthropic } from '@langchain/anthropic';
 import { type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import { estimateTokens, extractiveSummarizer } from '@spillway/core';
 import { createAgent } from 'langchain';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { compactionMiddleware } from '../../src/middleware/compaction-middleware';
 import { type RecordedRequest, startLoopbackServer } from './loopback-server';
+import { anthropic, openai } from './providers';
 
 /**
  * Issue 25 through `@langchain/anthropic`: the user turns on Anthropic's server-side compaction
@@ -112,5 +113,79 @@ describe('@langchain/anthropic: provider compaction next to the middleware', () 
     console.log(
       `[langchain provider compaction] ${seen.length} requests, ${sent} tokens sent, ${read} read by the provider, ${produced.length} provider compactions`,
     );
+  });
+});
+
+describe("strategy 'provider'", () => {
+  let server: Awaited<ReturnType<typeof startLoopbackServer>>;
+  beforeAll(async () => {
+    server = await startLoopbackServer((request) =>
+      request.url.includes('/messages') ? anthropic.answer('Noted.', 100) : openai.answer('Noted.', 100),
+    );
+  });
+  afterAll(() => server.close());
+
+  const run = async (model: ReturnType<typeof anthropic.model>, contextWindow: number) => {
+    const from = server.requests.length;
+    const agent = createAgent({
+      model,
+      tools: [],
+      systemPrompt: SYSTEM_PROMPT,
+      middleware: [compactionMiddleware({ contextWindow, summarizer: extractiveSummarizer, strategy: 'provider' })],
+    });
+    await agent.invoke({ messages: [new HumanMessage(ask(1))] });
+    await agent.invoke({ messages: [new HumanMessage(ask(2))] });
+    return server.requests.slice(from).map((request) => request.body);
+  };
+
+  test('ChatAnthropic: Spillway’s thresholds as context management, the model itself unchanged', async () => {
+    const model = anthropic.model(server.origin) as ChatAnthropic;
+    const bodies = await run(model, 200_000);
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) {
+      expect(body.context_management).toEqual({
+        edits: [
+          {
+            type: 'clear_tool_uses_20250919',
+            trigger: { type: 'input_tokens', value: 170_000 },
+            keep: { type: 'tool_uses', value: 1 },
+            clear_at_least: { type: 'input_tokens', value: 50_000 },
+            exclude_tools: ['spillway_recall'],
+          },
+          { type: 'compact_20260112', trigger: { type: 'input_tokens', value: 190_000 } },
+        ],
+      });
+    }
+    expect(model.contextManagement).toBeUndefined();
+  });
+
+  test('ChatAnthropic with its own edits: kept first, never overridden', async () => {
+    const own = { edits: [{ type: 'compact_20260112' as const, trigger: { type: 'input_tokens' as const, value: 60_000 } }] };
+    const model = new ChatAnthropic({
+      model: 'claude-sonnet-4-5',
+      apiKey: 'test-key',
+      anthropicApiUrl: server.origin,
+      maxRetries: 0,
+      contextManagement: own,
+    });
+    const [body] = await run(model, 200_000);
+    expect(body.context_management.edits[0]).toEqual({ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 60_000 } });
+    expect(body.context_management.edits.map((edit: { type: string }) => edit.type)).toEqual([
+      'compact_20260112',
+      'clear_tool_uses_20250919',
+    ]);
+    expect(model.contextManagement).toBe(own);
+  });
+
+  test('ChatOpenAI: compacted locally, one warning per middleware', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const bodies = await run(openai.model(server.origin) as never, 200_000);
+      expect(bodies).toHaveLength(2);
+      for (const body of bodies) expect(body.context_management).toBeUndefined();
+      expect(warn.mock.calls.filter((call) => String(call[0]).includes("strategy 'provider'"))).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
