@@ -22,12 +22,22 @@ function session(block: SdkPart, turns: number): SdkMessage[] {
   const prompt: SdkMessage[] = [{ role: 'system', content: 'You are a coding agent.' }];
   for (let turn = 0; turn < turns; turn++) {
     if (turn === Math.floor(turns / 2)) {
-      prompt.push({ role: 'assistant', content: [block, { type: 'text', text: 'Picking up from the summary.' }] });
+      prompt.push({
+        role: 'assistant',
+        content: [block, { type: 'text', text: 'Picking up from the summary.' }],
+      });
     }
     prompt.push({ role: 'user', content: [{ type: 'text', text: `Turn ${turn}: check file${turn}.ts` }] });
     prompt.push({
       role: 'assistant',
-      content: [{ type: 'tool-call', toolCallId: `c${turn}`, toolName: 'read_file', input: { path: `file${turn}.ts` } }],
+      content: [
+        {
+          type: 'tool-call',
+          toolCallId: `c${turn}`,
+          toolName: 'read_file',
+          input: { path: `file${turn}.ts` },
+        },
+      ],
     });
     prompt.push({
       role: 'tool',
@@ -68,25 +78,37 @@ describe('provider compaction parts', () => {
     expect((neutral.content as Array<{ type: string }>)[0]!.type).toBe('text');
   });
 
-  it.each(cases)('%s: round-trips byte-identically and in place through a compaction', async (_n, version, block) => {
-    const prompt = session(block, 24);
-    const json = JSON.stringify(prompt);
-    const neutral = prompt.map(toNeutralMessage);
-    const result = await compactMessages(neutral, { contextWindow: 8_000 });
-    expect(result.actions.length).toBeGreaterThan(0);
-    const back = fromNeutralMessages(result.messages, { version });
-    expect(JSON.stringify(prompt)).toBe(json);
-    const blockAt = prompt.findIndex((message) => Array.isArray(message.content) && message.content[0] === block);
-    // Everything up to the block: the very same objects, in order, right after the system prompt.
-    expect(back.slice(1, blockAt + 1)).toEqual(prompt.slice(1, blockAt + 1));
-    for (let index = 1; index <= blockAt; index++) expect(back[index]).toBe(prompt[index]);
-    expect(back.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((p) => p === block)).toHaveLength(1);
-  });
+  it.each(cases)(
+    '%s: round-trips byte-identically and in place through a compaction',
+    async (_n, version, block) => {
+      const prompt = session(block, 24);
+      const json = JSON.stringify(prompt);
+      const neutral = prompt.map(toNeutralMessage);
+      const result = await compactMessages(neutral, { contextWindow: 8_000 });
+      expect(result.actions.length).toBeGreaterThan(0);
+      const back = fromNeutralMessages(result.messages, { version });
+      expect(JSON.stringify(prompt)).toBe(json);
+      const blockAt = prompt.findIndex(
+        (message) => Array.isArray(message.content) && message.content[0] === block,
+      );
+      // Everything up to the block: the very same objects, in order, right after the system prompt.
+      expect(back.slice(1, blockAt + 1)).toEqual(prompt.slice(1, blockAt + 1));
+      for (let index = 1; index <= blockAt; index++) expect(back[index]).toBe(prompt[index]);
+      expect(
+        back
+          .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+          .filter((p) => p === block),
+      ).toHaveLength(1);
+    },
+  );
 
   it('a rebuilt message keeps the block object as it was', () => {
     const block = openaiItem('cmp_2');
     const neutral = toNeutralMessage({ role: 'assistant', content: [block, { type: 'text', text: 'x' }] });
-    const edited: Message = { role: 'assistant', content: [(neutral.content as never[])[0]!, { type: 'text', text: 'y' }] };
+    const edited: Message = {
+      role: 'assistant',
+      content: [(neutral.content as never[])[0]!, { type: 'text', text: 'y' }],
+    };
     const [rebuilt] = fromNeutralMessages([edited], { version: 'v4' });
     expect((rebuilt!.content as SdkPart[])[0]).toBe(block);
   });

@@ -4,9 +4,9 @@ import { ContextOverflowError, deriveConversationId } from '@spillway/core';
 import type { MiddlewareRuntime } from '../middleware/middleware-runtime';
 import { buildPrompt } from '../prompt/build-prompt';
 import { hasRecallTool } from '../recall/has-recall-tool';
-import { withProviderContext } from './provider-context';
 import type { CallContext } from './call-context';
 import type { CallParamsLike } from './call-params-like';
+import { withProviderContext } from './provider-context';
 
 import { reportContextUsage } from './report-context-usage';
 import type { SpillwayCallOptions } from './spillway-call-options';

@@ -3,8 +3,8 @@ import {
   contextManagementFamily,
   type Estimator,
   type Message,
-  providerContextPlan,
   type ProviderContextPlan,
+  providerContextPlan,
 } from '@spillway/core';
 
 /** What the middleware needs to hand a call's context management to the provider. */
@@ -69,7 +69,9 @@ export function withProviderContext(
   }
   const { onUnsupported: _, ...ratios } = settings;
   const plan = providerContextPlan({ contextWindow, messages, estimator, ...ratios });
-  const all = (typeof providerOptions === 'object' && providerOptions !== null ? providerOptions : {}) as Options;
+  const all = (
+    typeof providerOptions === 'object' && providerOptions !== null ? providerOptions : {}
+  ) as Options;
   return family === 'anthropic' ? withAnthropic(all, plan) : withOpenAi(all, plan);
 }
 
@@ -90,7 +92,10 @@ function withAnthropic(all: Options, plan: ProviderContextPlan): Options {
     });
   }
   if (!has('compact_20260112') && plan.compactTriggerTokens !== undefined) {
-    added.push({ type: 'compact_20260112', trigger: { type: 'input_tokens', value: plan.compactTriggerTokens } });
+    added.push({
+      type: 'compact_20260112',
+      trigger: { type: 'input_tokens', value: plan.compactTriggerTokens },
+    });
   }
   if (added.length === 0) return all;
   return {

@@ -15,7 +15,11 @@ export function checkMiddlewareOptions({
   strategy: unknown;
 }): void {
   if (strategy !== 'local' && strategy !== 'provider') {
-    throw new InvalidConfigError({ option: 'strategy', value: strategy, message: "must be 'local' or 'provider'" });
+    throw new InvalidConfigError({
+      option: 'strategy',
+      value: strategy,
+      message: "must be 'local' or 'provider'",
+    });
   }
   if (!Number.isInteger(maxOverflowRetries) || maxOverflowRetries < 0) {
     throw new InvalidConfigError({

@@ -48,7 +48,10 @@ export function liveTokens(kind: ProviderKind, body: any): number {
   const system = kind === 'anthropic' ? body.system : body.instructions;
   const live = items.slice(from);
   const tokens = estimateTokens(JSON.stringify([system ?? '', ...live]));
-  const clear = kind === 'anthropic' ? body.context_management?.edits?.find((edit: any) => edit.type === 'clear_tool_uses_20250919') : undefined;
+  const clear =
+    kind === 'anthropic'
+      ? body.context_management?.edits?.find((edit: any) => edit.type === 'clear_tool_uses_20250919')
+      : undefined;
   if (clear === undefined || tokens <= (clear.trigger?.value ?? 100_000)) return tokens;
   const names = new Map<string, string>();
   const results: { tokens: number }[] = [];
@@ -80,7 +83,10 @@ export function providerReply(
   const inputTokens = compact ? 2_000 : tokens;
   if (kind === 'anthropic') {
     const block = compact
-      ? { type: 'compaction', content: `<summary>Compaction ${serial}: the user had the agent inspect services; every check was answered.</summary>` }
+      ? {
+          type: 'compaction',
+          content: `<summary>Compaction ${serial}: the user had the agent inspect services; every check was answered.</summary>`,
+        }
       : undefined;
     const content = [
       ...(block ? [block] : []),

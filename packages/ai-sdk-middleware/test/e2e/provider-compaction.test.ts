@@ -19,7 +19,8 @@ afterEach(closeServers);
 const TRIGGERS = [10_000, 12_000, 13_000];
 
 export const compactingTargets = providerTargets.filter(
-  (target) => target.kind === 'anthropic' || (target.kind === 'openai-responses' && target.sdk.version === 'v4'),
+  (target) =>
+    target.kind === 'anthropic' || (target.kind === 'openai-responses' && target.sdk.version === 'v4'),
 );
 
 /** The user's own context-management options, as each provider package spells them. */
@@ -27,42 +28,52 @@ export function userContextManagement(kind: string, TRIGGER: number): Record<str
   return kind === 'anthropic'
     ? {
         anthropic: {
-          contextManagement: { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: TRIGGER } }] },
+          contextManagement: {
+            edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: TRIGGER } }],
+          },
         },
       }
     : { openai: { store: false, contextManagement: [{ type: 'compaction', compactThreshold: TRIGGER }] } };
 }
 
 describe.each(compactingTargets)('$name: provider compaction next to the middleware', (target) => {
-  it.each(TRIGGERS)(`${SESSION_TURNS} turns on a 16K window, provider trigger %i: blocks verbatim and in order, no span compacted twice`, async (TRIGGER) => {
-    const session = await runProviderSession(target, {
-      providerOptions: userContextManagement(target.kind, TRIGGER),
-    });
-    expect(session.harness.violations).toEqual([]);
-    expect(session.texts.every((text) => text.endsWith('Checked: it went through.'))).toBe(true);
-    // The provider compacted several times, and every later request carried every block, as returned.
-    expect(session.blocks.length).toBeGreaterThanOrEqual(2);
-    for (const request of session.main) {
-      expect(blocksIn(target.kind, request.body).map((block) => JSON.stringify(block))).toEqual(
-        request.blocksBefore.map((block) => JSON.stringify(block)),
-      );
-      // The user's options reach the provider unchanged.
-      if (target.kind === 'anthropic') {
-        expect(request.body.context_management).toEqual({
-          edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: TRIGGER } }],
-        });
-      } else {
-        expect(request.body.context_management).toEqual([{ type: 'compaction', compact_threshold: TRIGGER }]);
+  it.each(TRIGGERS)(
+    `${SESSION_TURNS} turns on a 16K window, provider trigger %i: blocks verbatim and in order, no span compacted twice`,
+    async (TRIGGER) => {
+      const session = await runProviderSession(target, {
+        providerOptions: userContextManagement(target.kind, TRIGGER),
+      });
+      expect(session.harness.violations).toEqual([]);
+      expect(session.texts.every((text) => text.endsWith('Checked: it went through.'))).toBe(true);
+      // The provider compacted several times, and every later request carried every block, as returned.
+      expect(session.blocks.length).toBeGreaterThanOrEqual(2);
+      for (const request of session.main) {
+        expect(blocksIn(target.kind, request.body).map((block) => JSON.stringify(block))).toEqual(
+          request.blocksBefore.map((block) => JSON.stringify(block)),
+        );
+        // The user's options reach the provider unchanged.
+        if (target.kind === 'anthropic') {
+          expect(request.body.context_management).toEqual({
+            edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: TRIGGER } }],
+          });
+        } else {
+          expect(request.body.context_management).toEqual([
+            { type: 'compaction', compact_threshold: TRIGGER },
+          ]);
+        }
       }
-    }
-    // No summary request covers a turn the provider had compacted.
-    for (const request of session.requests.filter((entry) => entry.summary)) {
-      for (let turn = 1; turn <= request.compactedThrough; turn++) expect(request.raw).not.toContain(ask(turn));
-    }
-    // What the provider reads stays inside the window.
-    expect(session.cost.largestRead).toBeLessThanOrEqual(16_000);
-    console.log(`[provider compaction, user trigger ${TRIGGER}] ${target.name}: ${JSON.stringify(session.cost)}`);
-  });
+      // No summary request covers a turn the provider had compacted.
+      for (const request of session.requests.filter((entry) => entry.summary)) {
+        for (let turn = 1; turn <= request.compactedThrough; turn++)
+          expect(request.raw).not.toContain(ask(turn));
+      }
+      // What the provider reads stays inside the window.
+      expect(session.cost.largestRead).toBeLessThanOrEqual(16_000);
+      console.log(
+        `[provider compaction, user trigger ${TRIGGER}] ${target.name}: ${JSON.stringify(session.cost)}`,
+      );
+    },
+  );
 });
 
 describe.each(compactingTargets)("$name: strategy 'provider'", (target) => {
@@ -104,7 +115,7 @@ describe.each(compactingTargets)("$name: strategy 'provider'", (target) => {
   });
 });
 
-describe.each(compactingTargets)("$name: local strategy (the reference)", (target) => {
+describe.each(compactingTargets)('$name: local strategy (the reference)', (target) => {
   it(`${SESSION_TURNS} turns on a 16K window without provider context management`, async () => {
     const session = await runProviderSession(target, {
       providerOptions: target.kind === 'anthropic' ? {} : { openai: { store: false } },

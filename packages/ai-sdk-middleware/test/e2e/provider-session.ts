@@ -9,18 +9,26 @@ import { estimateTokens } from '@spillway/core';
 import type { CompactionMiddlewareOptions } from '../../src/index';
 import { sourceFile } from '../conversation';
 import { responseMessages, startHarness } from './harness';
-import { type ProviderBlock, blocksIn, isSummaryBody, liveTokens, providerReply } from './provider-compaction-server';
+import {
+  blocksIn,
+  isSummaryBody,
+  liveTokens,
+  type ProviderBlock,
+  providerReply,
+} from './provider-compaction-server';
 import type { ProviderTarget } from './provider-targets';
 
 export const SESSION_WINDOW = 16_000;
 export const SESSION_TURNS = 24;
-export const ask = (turn: number) => `Turn ${turn}: inspect svc-${turn} and tell me if ORD-${turn}-0 went through.`;
+export const ask = (turn: number) =>
+  `Turn ${turn}: inspect svc-${turn} and tell me if ORD-${turn}-0 went through.`;
 
 /** The agent's report on a turn: long enough that the dialogue alone outgrows the window. */
 export function report(turn: number): string {
   const lines = Array.from(
     { length: 24 },
-    (_, line) => `svc-${turn} check ${line}: queue depth ${(turn * 37 + line * 11) % 500}, latency p99 ${(turn * 13 + line) % 900}ms, no errors.`,
+    (_, line) =>
+      `svc-${turn} check ${line}: queue depth ${(turn * 37 + line * 11) % 500}, latency p99 ${(turn * 13 + line) % 900}ms, no errors.`,
   );
   return `${lines.join('\n')}\nChecked: it went through.`;
 }
@@ -92,7 +100,9 @@ export async function runProviderSession(
         answered
           ? { text: report(turn), serial: index }
           : {
-              toolCalls: [{ id: `call-${turn}-${index}`, name: 'inspect', input: { service: `svc-${turn}`, turn } }],
+              toolCalls: [
+                { id: `call-${turn}-${index}`, name: 'inspect', input: { service: `svc-${turn}`, turn } },
+              ],
               serial: index,
             },
       );

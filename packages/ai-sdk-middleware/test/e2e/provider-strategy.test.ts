@@ -15,26 +15,29 @@ const prompt = [{ role: 'user', content: 'Hello there.' }];
 
 describe("strategy 'provider' on a 200K window", () => {
   const anthropic = providerTargets.filter((target) => target.kind === 'anthropic');
-  it.each(anthropic)('$name: context editing and server-side compaction, valid for the package', async (target) => {
-    const harness = await startHarness(target, () => target.answer({ text: 'Hi.', inputTokens: 10 }), {
-      contextWindow: 200_000,
-      strategy: 'provider',
-    });
-    await target.sdk.generateText({ model: harness.model, messages: prompt, maxRetries: 0 });
-    const [request] = harness.requests;
-    expect(request!.body.context_management).toEqual({
-      edits: [
-        {
-          type: 'clear_tool_uses_20250919',
-          trigger: { type: 'input_tokens', value: 170_000 },
-          keep: { type: 'tool_uses', value: 1 },
-          clear_at_least: { type: 'input_tokens', value: 50_000 },
-          exclude_tools: ['spillway_recall'],
-        },
-        { type: 'compact_20260112', trigger: { type: 'input_tokens', value: 190_000 } },
-      ],
-    });
-  });
+  it.each(anthropic)(
+    '$name: context editing and server-side compaction, valid for the package',
+    async (target) => {
+      const harness = await startHarness(target, () => target.answer({ text: 'Hi.', inputTokens: 10 }), {
+        contextWindow: 200_000,
+        strategy: 'provider',
+      });
+      await target.sdk.generateText({ model: harness.model, messages: prompt, maxRetries: 0 });
+      const [request] = harness.requests;
+      expect(request!.body.context_management).toEqual({
+        edits: [
+          {
+            type: 'clear_tool_uses_20250919',
+            trigger: { type: 'input_tokens', value: 170_000 },
+            keep: { type: 'tool_uses', value: 1 },
+            clear_at_least: { type: 'input_tokens', value: 50_000 },
+            exclude_tools: ['spillway_recall'],
+          },
+          { type: 'compact_20260112', trigger: { type: 'input_tokens', value: 190_000 } },
+        ],
+      });
+    },
+  );
 
   it.each(anthropic)('$name: an on-demand compaction the caller asked for is left alone', async (target) => {
     const harness = await startHarness(target, () => target.answer({ text: 'Hi.', inputTokens: 10 }), {
@@ -48,14 +51,18 @@ describe("strategy 'provider' on a 200K window", () => {
     for (const request of harness.requests) expect(request.body.context_management).toBeUndefined();
   });
 
-  const responses = providerTargets.find((target) => target.kind === 'openai-responses' && target.sdk.version === 'v4')!;
+  const responses = providerTargets.find(
+    (target) => target.kind === 'openai-responses' && target.sdk.version === 'v4',
+  )!;
   it(`${responses.name}: compaction at the compact threshold`, async () => {
     const harness = await startHarness(responses, () => responses.answer({ text: 'Hi.', inputTokens: 10 }), {
       contextWindow: 200_000,
       strategy: 'provider',
     });
     await responses.sdk.generateText({ model: harness.model, messages: prompt, maxRetries: 0 });
-    expect(harness.requests[0]!.body.context_management).toEqual([{ type: 'compaction', compact_threshold: 170_000 }]);
+    expect(harness.requests[0]!.body.context_management).toEqual([
+      { type: 'compaction', compact_threshold: 170_000 },
+    ]);
   });
 });
 

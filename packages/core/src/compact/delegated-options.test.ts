@@ -10,8 +10,12 @@ describe('delegated requests (the provider manages the context)', () => {
     const compactor = createCompactor({ summarizer: () => `Summary ${++calls}.` });
     const tokens = compactor.estimator.countMessages(messages);
     const contextWindow = Math.ceil(tokens / 0.9);
-    const delegated = await compactor.prepare(messages, { conversationId: 'd', contextWindow, delegated: true });
-    delegated.messages.forEach((message, index) => expect(message).toBe(messages[index]));
+    const delegated = await compactor.prepare(messages, {
+      conversationId: 'd',
+      contextWindow,
+      delegated: true,
+    });
+    for (const [index, message] of delegated.messages.entries()) expect(message).toBe(messages[index]);
     await compactor.afterResponse(messages, { conversationId: 'd', contextWindow, delegated: true });
     await compactor.idle();
     expect(calls).toBe(0);

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { agentConversation, assertToolPairsIntact, deepFreeze, SUMMARY_ONLY } from '../../test/conversation-fixtures';
+import {
+  agentConversation,
+  assertToolPairsIntact,
+  deepFreeze,
+  SUMMARY_ONLY,
+} from '../../test/conversation-fixtures';
 import { createEstimator } from '../estimate/create-estimator';
 import type { Message } from '../message/message';
 import type { Summarizer } from '../summarize/summarizer';
@@ -30,7 +35,8 @@ function compactionMessage(text: string): Message {
 function compactedConversation(at: number, after: number, seed = 1): Message[] {
   const before = agentConversation({ turns: at, toolResultChars: 4000, seed });
   const rest = agentConversation({ turns: after, toolResultChars: 4000, system: false, seed: seed + 1 }).map(
-    (message) => (message.role === 'user' ? { ...message, content: `later ${String(message.content)}` } : message),
+    (message) =>
+      message.role === 'user' ? { ...message, content: `later ${String(message.content)}` } : message,
   );
   return [...before, compactionMessage(`Provider summary of turns 0-${at - 1}.`), ...rest];
 }
@@ -94,7 +100,10 @@ describe('provider compaction blocks', () => {
           const split = splitProviderCompacted(messages)!;
           let result: Awaited<ReturnType<typeof compactMessages>>;
           try {
-            result = await compactMessages(messages, { contextWindow: window, summarizer: recording().summarizer });
+            result = await compactMessages(messages, {
+              contextWindow: window,
+              summarizer: recording().summarizer,
+            });
           } catch (error) {
             // A window too small for the block and the current turn refuses before any call.
             expect((error as Error).name).toBe('ContextOverflowError');
@@ -104,7 +113,7 @@ describe('provider compaction blocks', () => {
           const frozen = messages.slice(split.leading, split.end);
           const at0 = result.messages.indexOf(frozen[0]!);
           expect(result.messages.slice(at0, at0 + frozen.length)).toEqual(frozen);
-          frozen.forEach((message, index) => expect(result.messages[at0 + index]).toBe(message));
+          for (const [index, message] of frozen.entries()) expect(result.messages[at0 + index]).toBe(message);
           assertToolPairsIntact(result.messages);
         },
       ),
@@ -160,4 +169,3 @@ describe('provider compaction blocks', () => {
     expect(previous.slice(count).every((summary) => summary !== undefined)).toBe(true);
   });
 });
-

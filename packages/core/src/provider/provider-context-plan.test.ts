@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentConversation } from '../../test/conversation-fixtures';
-import { createEstimator } from '../estimate/create-estimator';
 import { InvalidConfigError } from '../errors/invalid-config-error';
+import { createEstimator } from '../estimate/create-estimator';
 import { contextManagementFamily, providerContextPlan } from './provider-context-plan';
 
 describe('contextManagementFamily', () => {

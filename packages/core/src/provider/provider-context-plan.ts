@@ -1,6 +1,6 @@
 import { COMPACT_THRESHOLD_RATIO, EMERGENCY_THRESHOLD_RATIO } from '../compact/thresholds';
-import type { Estimator } from '../estimate/estimator';
 import { InvalidConfigError } from '../errors/invalid-config-error';
+import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
 import { toolResultsOf } from '../message/message-parts';
 import { RECALL_TOOL_NAME } from '../recall/recall-tool';

@@ -2,9 +2,9 @@ import { AIMessage, type BaseMessage, isBaseMessage, type SystemMessage } from '
 import {
   type CompactionState,
   type Compactor,
-  type Message,
   callWithOverflowRecovery,
   isContextOverflowError,
+  type Message,
   type PrepareResult,
 } from '@spillway/core';
 import { bestState } from '../convert/state-matches';

@@ -23,11 +23,11 @@ import {
 import { pinFromKwargs } from '../recall/pin-from-kwargs';
 import { createModelSummarizer, type InvokableChatModel } from '../summarize/model-summarizer';
 import { callModelWithCompaction } from './call-model-with-compaction';
-import { providerContextModel } from './provider-context-model';
 import { checkMiddlewareOptions, resolveLimits } from './check-middleware-options';
 import { type CompactThreadOptions, compactThread } from './compact-thread';
 import type { CompactionMiddlewareOptions } from './compaction-middleware-options';
 import { compactionStateSchema } from './compaction-state-schema';
+import { providerContextModel } from './provider-context-model';
 import { type AgentStateLike, syncCompactionState } from './sync-compaction-state';
 import type { RuntimeLike } from './thread-conversation-id';
 

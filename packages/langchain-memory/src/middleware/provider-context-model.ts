@@ -26,7 +26,10 @@ type Edit = { type?: unknown } & Record<string, unknown>;
  * it with its own `contextManagement`. Returns `undefined` for any other model (`@langchain/openai`
  * has no compaction to set), which is then compacted locally.
  */
-export function providerContextModel(model: unknown, options: ProviderContextModelOptions): object | undefined {
+export function providerContextModel(
+  model: unknown,
+  options: ProviderContextModelOptions,
+): object | undefined {
   if (!isChatAnthropic(model)) return undefined;
   const { contextWindow, compactRatio, emergencyRatio, protectedRatio, messages, estimator } = options;
   const plan = providerContextPlan({
@@ -51,7 +54,10 @@ export function providerContextModel(model: unknown, options: ProviderContextMod
     });
   }
   if (!has('compact_20260112') && plan.compactTriggerTokens !== undefined) {
-    added.push({ type: 'compact_20260112', trigger: { type: 'input_tokens', value: plan.compactTriggerTokens } });
+    added.push({
+      type: 'compact_20260112',
+      trigger: { type: 'input_tokens', value: plan.compactTriggerTokens },
+    });
   }
   if (added.length === 0) return model;
   const delegate = Object.create(model) as { contextManagement: unknown };

@@ -55,7 +55,10 @@ describe('@langchain/anthropic: provider compaction next to the middleware', () 
       const tokens = liveTokens(request.body);
       const block =
         tokens > TRIGGER
-          ? { type: 'compaction', content: `<summary>Compaction ${produced.length + 1}: topics were discussed.</summary>` }
+          ? {
+              type: 'compaction',
+              content: `<summary>Compaction ${produced.length + 1}: topics were discussed.</summary>`,
+            }
           : undefined;
       if (block) {
         produced.push(block);
@@ -77,7 +80,9 @@ describe('@langchain/anthropic: provider compaction next to the middleware', () 
 
   test(`${TURNS} turns on a ${WINDOW}-token window: blocks verbatim and in order, no span summarized twice`, async () => {
     const contextManagement = {
-      edits: [{ type: 'compact_20260112' as const, trigger: { type: 'input_tokens' as const, value: TRIGGER } }],
+      edits: [
+        { type: 'compact_20260112' as const, trigger: { type: 'input_tokens' as const, value: TRIGGER } },
+      ],
     };
     const agent = createAgent({
       model: new ChatAnthropic({
@@ -131,7 +136,9 @@ describe("strategy 'provider'", () => {
       model,
       tools: [],
       systemPrompt: SYSTEM_PROMPT,
-      middleware: [compactionMiddleware({ contextWindow, summarizer: extractiveSummarizer, strategy: 'provider' })],
+      middleware: [
+        compactionMiddleware({ contextWindow, summarizer: extractiveSummarizer, strategy: 'provider' }),
+      ],
     });
     await agent.invoke({ messages: [new HumanMessage(ask(1))] });
     await agent.invoke({ messages: [new HumanMessage(ask(2))] });
@@ -160,7 +167,11 @@ describe("strategy 'provider'", () => {
   });
 
   test('ChatAnthropic with its own edits: kept first, never overridden', async () => {
-    const own = { edits: [{ type: 'compact_20260112' as const, trigger: { type: 'input_tokens' as const, value: 60_000 } }] };
+    const own = {
+      edits: [
+        { type: 'compact_20260112' as const, trigger: { type: 'input_tokens' as const, value: 60_000 } },
+      ],
+    };
     const model = new ChatAnthropic({
       model: 'claude-sonnet-4-5',
       apiKey: 'test-key',
@@ -169,7 +180,10 @@ describe("strategy 'provider'", () => {
       contextManagement: own,
     });
     const [body] = await run(model, 200_000);
-    expect(body.context_management.edits[0]).toEqual({ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 60_000 } });
+    expect(body.context_management.edits[0]).toEqual({
+      type: 'compact_20260112',
+      trigger: { type: 'input_tokens', value: 60_000 },
+    });
     expect(body.context_management.edits.map((edit: { type: string }) => edit.type)).toEqual([
       'compact_20260112',
       'clear_tool_uses_20250919',
@@ -183,7 +197,9 @@ describe("strategy 'provider'", () => {
       const bodies = await run(openai.model(server.origin) as never, 200_000);
       expect(bodies).toHaveLength(2);
       for (const body of bodies) expect(body.context_management).toBeUndefined();
-      expect(warn.mock.calls.filter((call) => String(call[0]).includes("strategy 'provider'"))).toHaveLength(1);
+      expect(warn.mock.calls.filter((call) => String(call[0]).includes("strategy 'provider'"))).toHaveLength(
+        1,
+      );
     } finally {
       warn.mockRestore();
     }
