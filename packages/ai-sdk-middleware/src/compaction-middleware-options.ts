@@ -79,4 +79,20 @@ export interface CompactionMiddlewareOptions
    * @default 4
    */
   maxOverflowRetries?: number;
+  /**
+   * Who manages the context. `'local'`: Spillway (caps, previews, stubs, summaries). `'provider'`:
+   * the provider's own context management, set on every call from Spillway's thresholds and merged
+   * with (never overriding) what the call already set — Anthropic (`@ai-sdk/anthropic`):
+   * `clear_tool_uses_20250919` triggered at the compact threshold, keeping the protected window's
+   * tool uses, clearing at least a protected window (25% of the window) at a time and never the
+   * read-back tool's results, plus `compact_20260112` at the emergency threshold on windows where
+   * that is at least 50,000 tokens; OpenAI Responses (`@ai-sdk/openai` 4, ai 7): `contextManagement`
+   * compaction at the compact threshold. Spillway then does locally only what the provider does
+   * not: the storage-time cap, media a text-only provider cannot show, pinned rules, read-back, and
+   * reductions without a summary only when a request would not fit the window otherwise. Other
+   * providers (and `@ai-sdk/openai` 3) fall back to `'local'`, with one `console.warn` per
+   * middleware. Provider compaction blocks in the prompt are kept verbatim in either mode.
+   * @default 'local'
+   */
+  strategy?: 'local' | 'provider';
 }

@@ -13,6 +13,7 @@ import type { CallContext } from './call/call-context';
 import type { CallParamsLike } from './call/call-params-like';
 import { callWithRecovery } from './call/call-with-recovery';
 import { prepareCall } from './call/prepare-call';
+import { providerContextSettings } from './call/provider-context-settings';
 import { endsTurn } from './call/read-usage';
 import { readSpillwayCallOptions } from './call/spillway-call-options';
 import { createToolOverhead } from './call/tool-overhead';
@@ -81,10 +82,11 @@ export function compactionMiddleware({
   waitUntil,
   onContextUsage,
   maxOverflowRetries = 4,
+  strategy = 'local',
   ...engineOptions
 }: CompactionMiddlewareOptions = {}): CompactionMiddleware {
   // 1. The middleware's own options (the engine checks its own in `createCompactor`).
-  checkMiddlewareOptions({ maxOverflowRetries, waitUntil });
+  checkMiddlewareOptions({ maxOverflowRetries, waitUntil, strategy });
   // 2. Events, and the model each conversation goes to (the default summarizer writes with it).
   const events = createEventHub(onEvent);
   const models = createConversationModels();
@@ -112,6 +114,10 @@ export function compactionMiddleware({
     onContextUsage,
     waitUntil,
     maxOverflowRetries,
+    providerContext:
+      strategy === 'provider'
+        ? providerContextSettings(engineOptions.thresholds, engineOptions.protectedRatio)
+        : undefined,
     latestWindow: undefined,
   };
   /** Each transformed call's context, found again by `wrapGenerate` / `wrapStream`. */

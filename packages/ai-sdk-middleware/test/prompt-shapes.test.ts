@@ -126,7 +126,9 @@ function v4Prompt(): unknown[] {
     mediaType: 'application/pdf',
   });
   prompt[2]!.content.push(
-    { type: 'custom', kind: 'openai.compaction', providerOptions: { openai: { encrypted: 'zzz' } } },
+    // A custom part the engine does not understand (an `openai.compaction` item would mark what
+    // precedes it as compacted by the provider: see provider-compaction.test.ts).
+    { type: 'custom', kind: 'acme.annotation', providerOptions: { acme: { encrypted: 'zzz' } } },
     { type: 'reasoning-file', data: { type: 'data', data: png }, mediaType: 'image/png' },
   );
   const shot = prompt[3]!.content[4] as unknown as { output: { value: unknown[] } };

@@ -35,7 +35,11 @@ function toNeutralPart(part: SdkPart, role: MessageRole): MessagePart {
   if (typeof part !== 'object' || part === null) return opaque(part);
   switch (part.type) {
     case 'text':
-      return typeof part.text === 'string' ? link({ type: 'text', text: part.text }, part) : opaque(part);
+      if (typeof part.text !== 'string') return opaque(part);
+      // An Anthropic compaction block (`@ai-sdk/anthropic` reads it from the part's provider
+      // options): the provider's own summary, kept verbatim.
+      if (isAnthropicCompaction(part)) return providerCompaction(part, part.text);
+      return link({ type: 'text', text: part.text }, part);
     case 'reasoning':
       return typeof part.text === 'string'
         ? link({ type: 'reasoning', text: part.text }, part)
@@ -56,9 +60,22 @@ function toNeutralPart(part: SdkPart, role: MessageRole): MessagePart {
     case 'tool-result':
       // Results of provider-executed tools sit in assistant messages; they are the provider's business.
       return role === 'tool' ? toNeutralToolResult(part) : opaque(part);
+    case 'custom':
+      // An OpenAI Responses compaction item, with its encrypted state.
+      return part.kind === 'openai.compaction' ? providerCompaction(part) : opaque(part);
     default:
       return opaque(part);
   }
+}
+
+function isAnthropicCompaction(part: SdkPart): boolean {
+  const options = part.providerOptions as { anthropic?: { type?: unknown } } | undefined;
+  return options?.anthropic?.type === 'compaction';
+}
+
+function providerCompaction(part: SdkPart, text?: string): MessagePart {
+  const base = { type: 'opaque' as const, value: part, providerManaged: 'compaction' as const };
+  return link(text === undefined ? base : { ...base, text }, part);
 }
 
 function toNeutralToolResult(part: SdkPart): ToolResultPart {

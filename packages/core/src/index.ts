@@ -35,6 +35,12 @@ export { currentTurnStart } from './compact/current-turn';
 export type { LeaseOptions } from './compact/distributed-flight';
 export { hashMessages } from './compact/hash-messages';
 export {
+  hasProviderCompaction,
+  isProviderCompaction,
+  type ProviderCompactedSplit,
+  splitProviderCompacted,
+} from './compact/provider-compacted';
+export {
   BACKGROUND_THRESHOLD_RATIO,
   COMPACT_THRESHOLD_RATIO,
   EMERGENCY_THRESHOLD_RATIO,
@@ -90,6 +96,14 @@ export {
   type PinnedBlock,
   pinnedBlock,
 } from './pin/pinned-block';
+export {
+  type ContextManagementFamily,
+  contextManagementFamily,
+  PROVIDER_COMPACTION_MIN_TRIGGER,
+  type ProviderContextPlan,
+  type ProviderContextPlanOptions,
+  providerContextPlan,
+} from './provider/provider-context-plan';
 export { type ProviderProfile, providerProfile } from './provider/provider-profile';
 export { createRecallRef } from './recall/create-recall-ref';
 export {

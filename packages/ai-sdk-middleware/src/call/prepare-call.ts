@@ -6,6 +6,7 @@ import { buildPrompt } from '../prompt/build-prompt';
 import { hasRecallTool } from '../recall/has-recall-tool';
 import type { CallContext } from './call-context';
 import type { CallParamsLike } from './call-params-like';
+import { withProviderContext } from './provider-context';
 
 import { reportContextUsage } from './report-context-usage';
 import type { SpillwayCallOptions } from './spillway-call-options';
@@ -43,6 +44,19 @@ export async function prepareCall<Params extends CallParamsLike>(
       deriveConversationId(converted.messages);
     runtime.models.remember(conversationId, model as LanguageModelLike);
     const contextWindow = callOptions.contextWindow ?? modelContextWindow(model);
+    // `strategy: 'provider'`: the provider's context management, set from the engine's thresholds.
+    const window = contextWindow ?? compactor.contextWindowFor(model.modelId);
+    const providerOptions =
+      runtime.providerContext === undefined || window === undefined
+        ? undefined
+        : withProviderContext(params.providerOptions, {
+            model,
+            contextWindow: window,
+            messages: converted.messages,
+            estimator: compactor.estimator,
+            settings: runtime.providerContext,
+          });
+    const callParams = providerOptions === undefined ? params : { ...params, providerOptions };
     const prepareOptions: CallContext['prepareOptions'] = {
       conversationId,
       model: model.modelId,
@@ -56,6 +70,7 @@ export async function prepareCall<Params extends CallParamsLike>(
       // only when the model has the read-back tool.
       originals: converted.uncapped,
       recallTool: hasRecallTool(params.tools),
+      ...(providerOptions === undefined ? {} : { delegated: true }),
     };
     const prepared = await compactor.prepare(converted.messages, {
       ...prepareOptions,
@@ -87,7 +102,7 @@ export async function prepareCall<Params extends CallParamsLike>(
     };
     reportContextUsage(runtime, context, prepared, 0);
     const prompt = unchanged ? original : buildPrompt(prepared.messages, context);
-    return { params: { ...params, prompt }, context };
+    return { params: { ...callParams, prompt }, context };
   } catch (error) {
     if (params.abortSignal?.aborted) throw error;
     // Even the smallest request cannot fit: no provider call is made.

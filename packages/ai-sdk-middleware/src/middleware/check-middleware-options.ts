@@ -8,10 +8,19 @@ import { InvalidConfigError } from '@spillway/core';
 export function checkMiddlewareOptions({
   maxOverflowRetries,
   waitUntil,
+  strategy,
 }: {
   maxOverflowRetries: number;
   waitUntil: unknown;
+  strategy: unknown;
 }): void {
+  if (strategy !== 'local' && strategy !== 'provider') {
+    throw new InvalidConfigError({
+      option: 'strategy',
+      value: strategy,
+      message: "must be 'local' or 'provider'",
+    });
+  }
   if (!Number.isInteger(maxOverflowRetries) || maxOverflowRetries < 0) {
     throw new InvalidConfigError({
       option: 'maxOverflowRetries',

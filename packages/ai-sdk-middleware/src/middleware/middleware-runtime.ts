@@ -1,6 +1,7 @@
 import type { PromptConverter } from '@spillway/ai-sdk-prompt';
 import type { CompactionEvent, Compactor } from '@spillway/core';
 import type { CallParamsLike } from '../call/call-params-like';
+import type { ProviderContextSettings } from '../call/provider-context';
 import type { CompactionMiddlewareOptions } from '../compaction-middleware-options';
 import type { ConversationModels } from '../summarize/conversation-models';
 
@@ -20,6 +21,8 @@ export interface MiddlewareRuntime {
   readonly onContextUsage: CompactionMiddlewareOptions['onContextUsage'];
   readonly waitUntil: CompactionMiddlewareOptions['waitUntil'];
   readonly maxOverflowRetries: number;
+  /** `strategy: 'provider'`: how calls hand their context management to the provider. */
+  readonly providerContext: ProviderContextSettings | undefined;
   /** The context window of the latest call that had one (read-back pages are sized to it). */
   latestWindow: number | undefined;
 }

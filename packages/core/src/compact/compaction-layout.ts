@@ -2,6 +2,7 @@ import type { Message } from '../message/message';
 import { refAnnotation } from '../recall/recall-ref';
 import type { CompactionState } from '../store/compaction-state';
 import { hashMessages } from './hash-messages';
+import { withoutProviderCompacted } from './provider-compacted';
 
 /** Where the summary goes in the request. */
 export type SummaryPlacement = 'system' | 'user';
@@ -91,7 +92,8 @@ export function layoutConversation(messages: readonly Message[], coveredCount: n
  */
 export function stateMatches(messages: readonly Message[], state: CompactionState | undefined): boolean {
   if (state === undefined || state.coveredCount <= 0) return false;
-  const { covered } = layoutConversation(messages, state.coveredCount);
+  // A state covers a prefix of what follows the provider's own last compaction, when there is one.
+  const { covered } = layoutConversation(withoutProviderCompacted(messages), state.coveredCount);
   if (covered.length !== state.coveredCount) return false;
   // The same message objects found to match this state before (one request checks it more than
   // once): messages are memoised by identity everywhere, so their hashes would be the same again.

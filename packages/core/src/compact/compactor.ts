@@ -93,6 +93,15 @@ export interface PrepareOptions {
    * @default false
    */
   recallTool?: boolean;
+  /**
+   * The provider manages this request's context (its context-management options were set from the
+   * engine's thresholds, e.g. the AI SDK middleware's `strategy: 'provider'`): no summary is made,
+   * the history is reduced only at the emergency threshold (the request must still fit), and the
+   * storage-time cap, media placeholders for text-only providers, pinned rules and references work
+   * as always.
+   * @default false
+   */
+  delegated?: boolean;
 }
 
 /** What {@link Compactor.prepare} returns. */
@@ -130,6 +139,13 @@ export interface AfterResponseOptions {
    * @default true when `messages` ends with an assistant message without tool calls
    */
   turnFinished?: boolean;
+  /**
+   * The provider manages this conversation's context (see `PrepareOptions.delegated`): no
+   * background summary starts, and the reported usage (the provider's count after its own
+   * clearing and compaction) does not calibrate the estimator.
+   * @default false
+   */
+  delegated?: boolean;
 }
 
 /** Per-call options of {@link Compactor.compact}. */

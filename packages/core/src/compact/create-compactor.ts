@@ -78,9 +78,12 @@ function afterResponse(
     overheadTokens = 0,
     abortSignal,
     turnFinished,
+    delegated = false,
   }: AfterResponseOptions = {},
 ): Promise<void> {
   const { resolved, flights, cooldowns, windows } = runtime;
+  // The provider manages the context: its count is after its own clearing, and it summarizes.
+  if (delegated) return Promise.resolve();
   try {
     const effectiveModel = model ?? resolved.model;
     if (inputTokens !== undefined && estimatedTokens !== undefined) {

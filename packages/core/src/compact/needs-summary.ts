@@ -4,6 +4,7 @@ import type { CompactionState } from '../store/compaction-state';
 import { capToolResults } from '../truncate/cap-tool-results';
 import { assembleRequest, layoutConversation, stateMatches } from './compaction-layout';
 import type { ResolvedCompactionOptions } from './compaction-options';
+import { providerLiveFrozen, splitProviderCompacted, withoutProviderCompacted } from './provider-compacted';
 
 /**
  * Whether a request might summarize: it is an overflow retry, or with the stored summary applied it
@@ -33,11 +34,15 @@ export function needsSummary({
     options.provider === undefined || options.estimator.forProvider === undefined
       ? options.estimator
       : options.estimator.forProvider(providerProfile(options.provider));
-  const working = capToolResults(messages, {
+  // What the provider compacted itself is not counted; its block (and its message) is.
+  const split = splitProviderCompacted(messages);
+  const frozen = split === undefined ? 0 : estimator.countMessages(providerLiveFrozen(messages, split));
+  const live = withoutProviderCompacted(messages, split);
+  const working = capToolResults(live, {
     maxChars: options.toolResultMaxChars,
     limits: options.toolResultLimits,
   }).messages;
-  const applies = stateMatches(messages, state);
+  const applies = stateMatches(live, state);
   const request = applies
     ? assembleRequest({
         layout: layoutConversation(working, state!.coveredCount),
@@ -45,6 +50,6 @@ export function needsSummary({
         placement: options.summaryPlacement,
       })
     : working;
-  const tokens = estimator.calibrated(estimator.countMessages(request) + overheadTokens, model);
+  const tokens = estimator.calibrated(estimator.countMessages(request) + overheadTokens + frozen, model);
   return tokens >= contextWindow * options.thresholds.compact;
 }

@@ -6,6 +6,7 @@ import type { CompactionAction } from './compaction-action';
 import type { PrepareOptions, PrepareResult } from './compactor';
 import { type CompactorRuntime, withOverrides } from './compactor-runtime';
 import { deriveConversationId } from './conversation-id';
+import { delegatedOptions } from './delegated-options';
 import { needsSummary } from './needs-summary';
 import { prepareWithStore } from './prepare-with-store';
 import { recognizeMessages } from './recognize-messages';
@@ -55,6 +56,7 @@ export async function prepareRequest(
     abortSignal,
     originals,
     recallTool,
+    delegated = false,
   }: PrepareOptions = {},
 ): Promise<PrepareResult> {
   const { resolved, shared, flights, cooldowns, windows, requests } = runtime;
@@ -65,7 +67,8 @@ export async function prepareRequest(
   if (overflowError !== undefined)
     windows.learnFromOverflow(effectiveModel, overflowError, requests.estimate(id));
   const window = windows.windowFor(effectiveModel, contextWindow, id);
-  const effective = withOverrides(resolved, model, provider);
+  const overridden = withOverrides(resolved, model, provider);
+  const effective = delegated ? delegatedOptions(overridden) : overridden;
   if (overflowAttempt !== undefined) {
     const attempt = Math.max(1, Math.floor(overflowAttempt));
     resolved.onEvent({
@@ -127,7 +130,7 @@ export async function prepareRequest(
     return { ...result, conversationId: id, contextWindow: window };
   };
   const cooldown = cooldowns.take(id);
-  if (cooldown?.backgroundRetry && window !== undefined && !flights.has(id)) {
+  if (!delegated && cooldown?.backgroundRetry && window !== undefined && !flights.has(id)) {
     // The one retry after a failure: in the background, so this request does not wait for it.
     cooldown.backgroundRetry = false;
     if (cooldown.remaining === 0) cooldowns.clear(id);
@@ -147,7 +150,7 @@ export async function prepareRequest(
   for (;;) {
     const flight = flights.get(id);
     if (flight === undefined) {
-      return cooldown !== undefined ? run(false) : flights.track(id, 'request', () => run(true));
+      return cooldown !== undefined || delegated ? run(false) : flights.track(id, 'request', () => run(true));
     }
     if (flight.kind === 'background') return run(false);
     const waited = linkSignals([abortSignal], deadline - Date.now());

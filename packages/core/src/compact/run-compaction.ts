@@ -16,6 +16,7 @@ import { createDraftFactory } from './draft-settings';
 import type { HistoryLadder } from './history-ladder';
 import { ladderFor } from './ladder-for-draft';
 import { prepareWorking } from './prepare-working';
+import { providerLiveFrozen, splitProviderCompacted, withoutProviderCompacted } from './provider-compacted';
 import { recognizeMessages } from './recognize-messages';
 import { requestBudget } from './request-budget';
 import type { RequestDraft } from './request-draft';
@@ -47,8 +48,37 @@ export interface RunCompactionOptions extends CompactRequestOptions {
  * `compactMessages` with options already resolved (the compactor resolves them once): the prelude
  * (storage-time cap, media a text-only provider could not show, the stored summary), then the
  * stages of `STAGES` in order until the request fits, then the result.
+ *
+ * When the provider compacted the conversation itself (a message carries its compaction block or
+ * item), the span up to that block stays verbatim and in place, outside the pipeline: the block's
+ * message is counted as overhead, the span before it not at all, and only what follows is compacted.
  */
 export async function runCompaction(
+  messages: readonly Message[],
+  options: ResolvedCompactionOptions,
+  request: RunCompactionOptions,
+): Promise<CompactMessagesResult> {
+  const split = splitProviderCompacted(messages);
+  if (split === undefined) return runPipeline(messages, options, request);
+  const { originals = messages, provider = options.provider, overheadTokens = 0 } = request;
+  const live = (list: readonly Message[]) => withoutProviderCompacted(list, split);
+  const frozen = messages.slice(split.leading, split.end);
+  const counted = estimatorFor(options.estimator, provider).countMessages(
+    providerLiveFrozen(messages, split),
+  );
+  const result = await runPipeline(live(messages), options, {
+    ...request,
+    conversationId: request.conversationId ?? deriveConversationId(messages),
+    originals: live(originals),
+    overheadTokens: overheadTokens + counted,
+  });
+  if (request.mode === 'measure') return result;
+  let at = 0;
+  while (at < result.messages.length && result.messages[at]!.role === 'system') at++;
+  return { ...result, messages: [...result.messages.slice(0, at), ...frozen, ...result.messages.slice(at)] };
+}
+
+async function runPipeline(
   messages: readonly Message[],
   options: ResolvedCompactionOptions,
   {

@@ -83,6 +83,14 @@ export interface OpaquePart {
    * size of `value` (binary data counted by length).
    */
   readonly text?: string;
+  /**
+   * Set by an adapter on a provider's own compaction block or item (an Anthropic `compaction`
+   * block, an OpenAI Responses `compaction` item): context the provider manages. The engine keeps
+   * the part, its message and everything before it verbatim and in place, counts the part, and
+   * treats every message before the last such part as compacted by the provider already: not
+   * counted, never summarized, never compacted again (see `splitProviderCompacted`).
+   */
+  readonly providerManaged?: 'compaction';
 }
 
 /** Any part of a message. */

@@ -20,8 +20,9 @@ export function originalBlockOf(part: object): unknown {
  * Converts one LangChain content block to a neutral part. Understood: text blocks, and the four
  * image forms — the v1 standard `image` block (`data` / `url` / `fileId`, `mimeType`), the deprecated
  * data block (`source_type`, `mime_type`), OpenAI's `image_url` (a string or `{ url, detail }`) and
- * Anthropic's `image` with a `source` (`base64` or `url`). Anything else becomes an opaque part that
- * the engine carries through untouched.
+ * Anthropic's `image` with a `source` (`base64` or `url`). Anthropic's `compaction` block becomes a
+ * provider-managed opaque part (the engine keeps it, and what precedes it, verbatim and in place).
+ * Anything else becomes an opaque part that the engine carries through untouched.
  */
 export function contentBlockToPart(block: unknown): ConvertedPart {
   const part = convert(block);
@@ -45,6 +46,14 @@ function convert(block: unknown): ConvertedPart {
         ('source_type' in record ? legacyImage(record) : standardImage(record)) ??
         opaque(record)
       );
+    // Anthropic's server-side compaction (`@langchain/anthropic` keeps the API's block as it is).
+    case 'compaction':
+      return providerCompaction(record, record.content);
+    // The same block as a LangChain v1 standard block.
+    case 'non_standard':
+      if (isRecord(record.value) && record.value.type === 'compaction')
+        return providerCompaction(record, record.value.content);
+      break;
   }
   return opaque(record);
 }
@@ -110,6 +119,13 @@ function opaque(block: ContentBlockLike): OpaquePart {
           ? block.thinking
           : undefined;
   return text === undefined ? { type: 'opaque', value: block } : { type: 'opaque', value: block, text };
+}
+
+/** A provider's compaction block: kept verbatim and in place, counted by its summary text. */
+function providerCompaction(block: ContentBlockLike, content: unknown): OpaquePart {
+  return typeof content === 'string'
+    ? { type: 'opaque', value: block, text: content, providerManaged: 'compaction' }
+    : { type: 'opaque', value: block, providerManaged: 'compaction' };
 }
 
 function mediaTypeOfDataUrl(url: string): string | undefined {

@@ -4,6 +4,7 @@ import {
   type Compactor,
   callWithOverflowRecovery,
   isContextOverflowError,
+  type Message,
   type PrepareResult,
 } from '@spillway/core';
 import { bestState } from '../convert/state-matches';
@@ -41,6 +42,11 @@ export interface CallModelWithCompactionOptions<Request extends ModelRequestLike
    * the model's limit.
    */
   learnWindow?: (error: unknown) => number | undefined;
+  /**
+   * `strategy: 'provider'`: the model this call goes to with the provider's context management set
+   * from the engine's thresholds, or `undefined` to compact locally.
+   */
+  delegate?: (messages: readonly Message[]) => unknown;
 }
 
 /**
@@ -62,6 +68,7 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
   provider,
   maxOverflowRetries,
   learnWindow,
+  delegate,
 }: CallModelWithCompactionOptions<Request, Response>): Promise<Response> {
   const { store } = compactor;
   const systemMessage = request.systemMessage;
@@ -86,8 +93,10 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
   // The run's abort signal (`agent.invoke(…, { signal })`): it aborts a summary made for this call.
   const signal = (request.runtime as { signal?: unknown } | undefined)?.signal;
   const abortSignal = signal instanceof AbortSignal ? signal : undefined;
+  const delegateModel = delegate?.(neutral);
   const prepareOptions = {
     conversationId,
+    ...(delegateModel === undefined ? {} : { delegated: true }),
     overheadTokens,
     ...(modelId === undefined ? {} : { model: modelId }),
     ...(provider === undefined ? {} : { provider }),
@@ -95,11 +104,13 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
     // The read-back line goes in only when the model has the read-back tool.
     recallTool: hasRecallTool(request.tools),
   };
+
   const callModel = async (prepared: PrepareResult) => {
     const { system, messages } = toModelRequest(prepared.messages, hasSystem ? systemMessage : undefined);
     try {
       return await handler({
         ...request,
+        ...(delegateModel === undefined ? {} : { model: delegateModel }),
         messages,
         // Only the system message changes: LangChain compares `systemPrompt` with the system
         // message this middleware received, on every call of the handler (retries included).

@@ -28,6 +28,13 @@ export function checkMiddlewareOptions(options: CompactionMiddlewareOptions): vo
   checkContextWindow('contextWindow', options.contextWindow);
   checkContextWindows('contextWindows', options.contextWindows);
   checkWholeNumber('maxOverflowRetries', options.maxOverflowRetries, 0);
+  if (options.strategy !== undefined && options.strategy !== 'local' && options.strategy !== 'provider') {
+    throw new InvalidConfigError({
+      option: 'strategy',
+      value: options.strategy,
+      message: "must be 'local' or 'provider'",
+    });
+  }
   checkFunction('summarizer', options.summarizer, '(input) => summary');
   checkFunction('onEvent', options.onEvent, '(event) => void');
   checkName('summaryPrompt', options.summaryPrompt);

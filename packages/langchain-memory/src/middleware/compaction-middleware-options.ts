@@ -50,4 +50,16 @@ export interface CompactionMiddlewareOptions extends Omit<CompactorOptions, 'mod
    * @default the estimator's own count
    */
   tokenCounter?: TokenCounter;
+  /**
+   * Who manages the context. `'local'`: Spillway. `'provider'`: for a `ChatAnthropic` agent model,
+   * Anthropic's context management, set on each call from Spillway's thresholds and merged with
+   * (never overriding) the model's own `contextManagement` edits — `clear_tool_uses_20250919` at the
+   * compact threshold (keeping the protected window's tool uses, clearing at least a protected
+   * window at a time, never the read-back tool's results) and `compact_20260112` at the emergency
+   * threshold where that is at least 50,000 tokens; Spillway then makes no summary and reduces the
+   * history only when a request would not fit the window otherwise (caps, pins and read-back work
+   * as always). Other models are compacted locally, with one `console.warn` per middleware.
+   * @default 'local'
+   */
+  strategy?: 'local' | 'provider';
 }

@@ -1,9 +1,12 @@
 import {
+  COMPACT_THRESHOLD_RATIO,
   type CompactionEvent,
   type Compactor,
   createCompactor,
   createEstimator,
+  EMERGENCY_THRESHOLD_RATIO,
   MemoryCompactionStore,
+  type Message,
   readContextLimit,
   type Summarizer,
 } from '@spillway/core';
@@ -24,6 +27,7 @@ import { checkMiddlewareOptions, resolveLimits } from './check-middleware-option
 import { type CompactThreadOptions, compactThread } from './compact-thread';
 import type { CompactionMiddlewareOptions } from './compaction-middleware-options';
 import { compactionStateSchema } from './compaction-state-schema';
+import { providerContextModel } from './provider-context-model';
 import { type AgentStateLike, syncCompactionState } from './sync-compaction-state';
 import type { RuntimeLike } from './thread-conversation-id';
 
@@ -73,8 +77,10 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
     contextWindows,
     thresholds,
     protectedRatio,
+    strategy = 'local',
     ...engineOptions
   } = options ?? {};
+  let warnedProvider = false;
   const estimator =
     tokenCounter === undefined ? baseEstimator : tokenCounterEstimator(tokenCounter, baseEstimator);
   const summarizeWith = createSummarizer({ summarizer, summaryModel });
@@ -139,10 +145,33 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
       lastWindow = window;
       lastModelId = modelId;
       lastProvider = provider;
+      const compactor = compactorFor(window);
       return callModelWithCompaction({
         request,
         handler,
-        compactor: compactorFor(window),
+        compactor,
+        ...(strategy === 'provider' && window !== undefined
+          ? {
+              delegate: (messages: readonly Message[]) => {
+                const limits = resolveLimits({ trigger, keep, thresholds, protectedRatio, window });
+                const delegated = providerContextModel(model, {
+                  contextWindow: window,
+                  compactRatio: limits.thresholds.compact ?? COMPACT_THRESHOLD_RATIO,
+                  emergencyRatio: limits.thresholds.emergency ?? EMERGENCY_THRESHOLD_RATIO,
+                  protectedRatio: limits.protectedRatio,
+                  messages,
+                  estimator: compactor.estimator,
+                });
+                if (delegated === undefined && !warnedProvider) {
+                  warnedProvider = true;
+                  console.warn(
+                    `[spillway] strategy 'provider': ${provider ?? 'this model'} offers no context management Spillway can set; compacting locally.`,
+                  );
+                }
+                return delegated;
+              },
+            }
+          : {}),
         contextWindow: window,
         modelId,
         provider,
