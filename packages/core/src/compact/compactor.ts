@@ -144,6 +144,15 @@ export interface CompactOptions {
   contextWindow?: number;
   /** Aborts the summarizer at once (the reason is thrown). */
   abortSignal?: AbortSignal;
+  /**
+   * What the summary must keep in particular (e.g. "the failing test names and the file paths"),
+   * added to the summarizer's instructions for this compaction only (see `withSummaryInstructions`;
+   * a model summarizer receives them in `SummarizerInput.system`, the extractive one ignores them).
+   * Ignored when the call joins a compaction already running for the conversation. At most
+   * `SUMMARY_INSTRUCTIONS_MAX_CHARS` (2,000) characters.
+   * @default none: the summary prompt alone
+   */
+  instructions?: string;
 }
 
 /**
