@@ -16,6 +16,8 @@ import { prepareCall } from './call/prepare-call';
 import { endsTurn } from './call/read-usage';
 import { readSpillwayCallOptions } from './call/spillway-call-options';
 import { createToolOverhead } from './call/tool-overhead';
+import { createCompactCalls } from './compact/compact-calls';
+import { type CompactAiTool, type CompactToolOptions, compactTool } from './compact/compact-tool';
 import type { CompactionMiddlewareOptions } from './compaction-middleware-options';
 import { createEventHub } from './events/event-hub';
 import { checkMiddlewareOptions } from './middleware/check-middleware-options';
@@ -61,6 +63,13 @@ export interface CompactionMiddleware {
    * middleware.recallTool() }`. See {@link recallTool}.
    */
   recallTool(options?: Omit<RecallToolOptions, 'secret'>): RecallAiTool;
+  /**
+   * The "compact now" tool the model can call: `tools: { spillway_compact: middleware.compactTool() }`.
+   * It compacts the conversation of the call it came in (what is older than the current request,
+   * with the model's `instructions`), and the next request carries the new summary. See
+   * {@link compactTool}.
+   */
+  compactTool(options?: CompactToolOptions): CompactAiTool;
 }
 
 /**
@@ -116,6 +125,8 @@ export function compactionMiddleware({
   };
   /** Each transformed call's context, found again by `wrapGenerate` / `wrapStream`. */
   const contexts = new WeakMap<object, CallContext>();
+  /** `spillway_compact` calls seen in responses, with their call's context, until executed. */
+  const compactCalls = createCompactCalls();
 
   return {
     specificationVersion: 'v3',
@@ -128,6 +139,10 @@ export function compactionMiddleware({
         { ...options, ...(recallSecret === undefined ? {} : { secret: recallSecret }) },
         () => (runtime.latestWindow === undefined ? undefined : recallAnswerMaxTokens(runtime.latestWindow)),
       );
+    },
+
+    compactTool(options = {}) {
+      return compactTool(options, { compactor, calls: compactCalls });
     },
 
     // 5. Before the call: the compacted prompt.
@@ -156,6 +171,7 @@ export function compactionMiddleware({
         content?: readonly { type?: unknown }[];
       };
       const toolCalls = Array.isArray(content) && content.some((part) => part?.type === 'tool-call');
+      if (toolCalls) compactCalls.notice(content, context);
       afterResponse(runtime, context, prepared, usage, endsTurn(finishReason, toolCalls));
       return result;
     },
@@ -171,8 +187,11 @@ export function compactionMiddleware({
         async (retryParams) => surfaceStreamOverflow(await model.doStream(retryParams)),
       );
       // Background work starts when the stream has ended.
-      return watchStreamFinish(result, ({ usage, finishReason, toolCalls }) =>
-        afterResponse(runtime, context, prepared, usage, endsTurn(finishReason, toolCalls)),
+      return watchStreamFinish(
+        result,
+        ({ usage, finishReason, toolCalls }) =>
+          afterResponse(runtime, context, prepared, usage, endsTurn(finishReason, toolCalls)),
+        (part) => compactCalls.notice(part, context),
       );
     },
   };
