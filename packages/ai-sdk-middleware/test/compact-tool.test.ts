@@ -44,7 +44,7 @@ function lastResult(prompt: any[]): { toolName: string; text: string } | undefin
 
 /** The latest user text in the prompt. */
 function latestUserText(prompt: any[]): string | undefined {
-  const user = prompt.findLast((message: any) => message.role === 'user');
+  const user = [...prompt].reverse().find((message: any) => message.role === 'user');
   return user?.content
     .filter((part: any) => part.type === 'text')
     .map((part: any) => part.text)
@@ -115,7 +115,7 @@ async function runAgent(sdk: Sdk, mode: 'generate' | 'stream') {
   // Half the window: over the protected quarter (so there is something to compact), under every
   // threshold (so nothing is compacted unless the model asks).
   const contextWindow = Math.ceil(promptTokens(messages as never) / 0.5);
-  const middleware = compactionMiddleware({ contextWindow, summarizer });
+  const middleware = compactionMiddleware({ contextWindow, summarizer: summarizer as any });
   const prompts: any[][] = [];
   const found: { ref?: string; recalled?: string; compactAnswer?: string } = {};
   const respond = (prompt: any[]) => {
@@ -125,11 +125,14 @@ async function runAgent(sdk: Sdk, mode: 'generate' | 'stream') {
   const model = sdk.createMockModel({
     doGenerate: async ({ prompt }: any) => {
       const step = respond(prompt);
-      return step.text !== undefined ? textResult(step.text) : toolCallResult(...step.call);
+      if (step.text !== undefined) return textResult(step.text);
+      const [id, name, input] = step.call;
+      return toolCallResult(id, name, input);
     },
     doStream: async ({ prompt }: any) => {
       const step = respond(prompt);
-      const chunks = step.text !== undefined ? textChunks(step.text) : toolCallChunks(...step.call);
+      const chunks =
+        step.text !== undefined ? textChunks(step.text) : toolCallChunks(step.call[0], step.call[1], step.call[2]);
       return { stream: sdk.simulateReadableStream({ chunks }) };
     },
   });

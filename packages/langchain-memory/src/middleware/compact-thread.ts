@@ -22,6 +22,13 @@ export interface CompactThreadOptions {
   contextWindow?: number;
   /** Cancels the summary. */
   signal?: AbortSignal;
+  /**
+   * What the summary must keep in particular (e.g. "the failing test names"), added to the
+   * summarizer's instructions for this compaction only (`CompactOptions.instructions` of
+   * `@spillway/core`; at most 2,000 characters).
+   * @default none: the summary prompt alone
+   */
+  instructions?: string;
 }
 
 /**
@@ -34,6 +41,7 @@ export async function compactThread({
   threadId,
   contextWindow,
   signal,
+  instructions,
   compactor,
   modelId,
   provider,
@@ -58,6 +66,7 @@ export async function compactThread({
       : await compactor.compact(conversation, {
           ...common,
           ...(signal === undefined ? {} : { abortSignal: signal }),
+          ...(instructions === undefined ? {} : { instructions }),
         });
   const coveredCount = stateMatches(conversation, state) ? state!.coveredCount : 0;
   const prepared = conversation.length === 0 ? undefined : await compactor.prepare(conversation, common);
