@@ -102,7 +102,7 @@ function toolCallChunks(toolCallId: string, toolName: string, input: unknown) {
   ];
 }
 
-async function runAgent(sdk: Sdk, mode: 'generate' | 'stream') {
+async function runAgent(sdk: Sdk, mode: 'generate' | 'stream' | 'agent') {
   const messages = history();
   const summarizerPrompts: any[] = [];
   const summarizer = sdk.createMockModel({
@@ -153,7 +153,10 @@ async function runAgent(sdk: Sdk, mode: 'generate' | 'stream') {
   };
   let text: string;
   if (mode === 'generate') text = (await sdk.generateText(options)).text;
-  else {
+  else if (mode === 'agent') {
+    const { messages: input, ...settings } = options;
+    text = (await new sdk.ToolLoopAgent(settings).generate({ messages: input })).text;
+  } else {
     const result = sdk.streamText(options);
     text = await result.text;
   }
@@ -162,7 +165,7 @@ async function runAgent(sdk: Sdk, mode: 'generate' | 'stream') {
 }
 
 describe.each(sdks)('$name: spillway_compact', (sdk) => {
-  it.each(['generate', 'stream'] as const)(
+  it.each(['generate', 'stream', 'agent'] as const)(
     '%s: the request after the call is smaller, every fidelity promise intact',
     async (mode) => {
       const { text, prompts, found, summarizerPrompts } = await runAgent(sdk, mode);
@@ -176,7 +179,9 @@ describe.each(sdks)('$name: spillway_compact', (sdk) => {
       // The next request carries the summary instead, and is much smaller.
       const before = promptTokens(beforeCall);
       const after = promptTokens(afterCall);
-      console.log(`${sdk.name} ${mode}: request before spillway_compact ${before} tokens, after ${after}`);
+      console.log(
+        `${sdk.name} ${mode}: request before spillway_compact ${before} tokens, after ${after}; the tool said: ${found.compactAnswer}`,
+      );
       expect(after).toBeLessThan(before * 0.75);
       expect(promptText(afterCall)).toMatch(/\[Summarized: messages 1–\d+ of this conversation\] \[ref=s\./);
       // The assistant's old answers are gone (the user's own words may stay beside the summary).
