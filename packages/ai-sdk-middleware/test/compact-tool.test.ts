@@ -27,7 +27,8 @@ function promptText(prompt: any[]): string {
     else {
       for (const part of message.content) {
         if (typeof part.text === 'string') texts.push(part.text);
-        if (part.type === 'tool-result' && typeof part.output?.value === 'string') texts.push(part.output.value);
+        if (part.type === 'tool-result' && typeof part.output?.value === 'string')
+          texts.push(part.output.value);
       }
     }
   }
@@ -88,7 +89,9 @@ function nextStep(prompt: any[], found: { ref?: string; recalled?: string; compa
     found.compactAnswer = last.text;
     const ref = /\[ref=(s\.\d+-\d+\.[A-Za-z0-9]{12})/.exec(promptText(prompt))?.[1];
     found.ref = ref;
-    return { call: ['recall-1', RECALL_TOOL_NAME, { ref: ref ?? 'missing', search: 'staging database is' }] as const };
+    return {
+      call: ['recall-1', RECALL_TOOL_NAME, { ref: ref ?? 'missing', search: 'staging database is' }] as const,
+    };
   }
   found.recalled = last.text;
   return { text: 'ORD-1000 came first.' };
@@ -109,7 +112,9 @@ async function runAgent(sdk: Sdk, mode: 'generate' | 'stream' | 'agent') {
     modelId: 'summarizer',
     doGenerate: async ({ prompt }: any) => {
       summarizerPrompts.push(prompt);
-      return textResult('The user asked about orders ORD-1000 to ORD-1010 and the staging database db-7f3a9c2e.');
+      return textResult(
+        'The user asked about orders ORD-1000 to ORD-1010 and the staging database db-7f3a9c2e.',
+      );
     },
   });
   // Half the window: over the protected quarter (so there is something to compact), under every
@@ -132,7 +137,9 @@ async function runAgent(sdk: Sdk, mode: 'generate' | 'stream' | 'agent') {
     doStream: async ({ prompt }: any) => {
       const step = respond(prompt);
       const chunks =
-        step.text !== undefined ? textChunks(step.text) : toolCallChunks(step.call[0], step.call[1], step.call[2]);
+        step.text !== undefined
+          ? textChunks(step.text)
+          : toolCallChunks(step.call[0], step.call[1], step.call[2]);
       return { stream: sdk.simulateReadableStream({ chunks }) };
     },
   });
@@ -189,7 +196,9 @@ describe.each(sdks)('$name: spillway_compact', (sdk) => {
       expect(promptText(afterCall)).not.toContain('Answer 2: ');
 
       // The tool's own answer is one short line saying what it freed.
-      expect(found.compactAnswer).toMatch(/^Compacted: \d+ older messages summarized; the request went from ≈[\d,]+ to ≈[\d,]+ tokens/);
+      expect(found.compactAnswer).toMatch(
+        /^Compacted: \d+ older messages summarized; the request went from ≈[\d,]+ to ≈[\d,]+ tokens/,
+      );
       expect(found.compactAnswer!.length).toBeLessThan(300);
       // The summarizer was given the model's instructions.
       expect(JSON.stringify(summarizerPrompts[0])).toContain(INSTRUCTIONS);
@@ -215,7 +224,9 @@ describe.each(sdks)('$name: spillway_compact', (sdk) => {
     expect(await tool.execute({ instructions: 42 }, { toolCallId: 'x' })).toMatch(
       /^spillway_compact: nothing was compacted: `instructions` must be a string\.$/,
     );
-    expect(await tool.execute({ instructions: 'x'.repeat(2_001) }, { toolCallId: 'x' })).toMatch(/at most 2000/);
+    expect(await tool.execute({ instructions: 'x'.repeat(2_001) }, { toolCallId: 'x' })).toMatch(
+      /at most 2000/,
+    );
     expect(await tool.execute({}, { toolCallId: 'never-seen' })).toMatch(/could not find this conversation/);
   });
 });

@@ -240,11 +240,11 @@ export {
   type SummarizeResult,
   summarize,
 } from './summarize/summarize';
+export type { Summarizer, SummarizerInput, SummarizerOutput } from './summarize/summarizer';
 export {
   SUMMARY_INSTRUCTIONS_MAX_CHARS,
   withSummaryInstructions,
 } from './summarize/summary-instructions';
-export type { Summarizer, SummarizerInput, SummarizerOutput } from './summarize/summarizer';
 export { base64ByteLength, formatByteSize } from './truncate/byte-size';
 export { type CapToolResultsOptions, capToolResults } from './truncate/cap-tool-results';
 export { type CutPoints, type CutPointsOptions, cutPoints } from './truncate/cut-points';

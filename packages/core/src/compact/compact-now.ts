@@ -22,7 +22,11 @@ export async function compactNow(
   const { resolved, shared, flights, cooldowns, windows } = runtime;
   abortSignal?.throwIfAborted();
   if (instructions !== undefined && typeof instructions !== 'string') {
-    throw new InvalidConfigError({ option: 'instructions', value: instructions, message: 'must be a string' });
+    throw new InvalidConfigError({
+      option: 'instructions',
+      value: instructions,
+      message: 'must be a string',
+    });
   }
   if (instructions !== undefined && instructions.length > SUMMARY_INSTRUCTIONS_MAX_CHARS) {
     throw new InvalidConfigError({
@@ -41,7 +45,8 @@ export async function compactNow(
   const window = windows.windowFor(model ?? resolved.model, contextWindow, id);
   const overridden = withOverrides(resolved, model, provider);
   const summaryPrompt = withSummaryInstructions(overridden.summaryPrompt, instructions);
-  const effective = summaryPrompt === overridden.summaryPrompt ? overridden : { ...overridden, summaryPrompt };
+  const effective =
+    summaryPrompt === overridden.summaryPrompt ? overridden : { ...overridden, summaryPrompt };
   return flights.track(id, 'request', async () => {
     const loaded = await shared.read(id);
     let state = applicable(messages, loaded.state);

@@ -17,7 +17,10 @@ function chat(turns: number): Message[] {
   const messages: Message[] = [];
   for (let turn = 0; turn < turns; turn++) {
     messages.push(
-      { role: 'user', content: `Question ${turn} about ORD-${1000 + turn}. ${'More detail here. '.repeat(30)}` },
+      {
+        role: 'user',
+        content: `Question ${turn} about ORD-${1000 + turn}. ${'More detail here. '.repeat(30)}`,
+      },
       { role: 'assistant', content: `Answer ${turn}. ${'The answer goes on. '.repeat(60)}` },
     );
   }
@@ -29,7 +32,10 @@ describe('the spillway_compact tool spec', () => {
     expect(parseCompactInput(undefined)).toEqual({ ok: true, instructions: undefined });
     expect(parseCompactInput({})).toEqual({ ok: true, instructions: undefined });
     expect(parseCompactInput({ instructions: '  ' })).toEqual({ ok: true, instructions: undefined });
-    expect(parseCompactInput({ instructions: ' keep the paths ' })).toEqual({ ok: true, instructions: 'keep the paths' });
+    expect(parseCompactInput({ instructions: ' keep the paths ' })).toEqual({
+      ok: true,
+      instructions: 'keep the paths',
+    });
     expect(parseCompactInput('keep the paths')).toEqual({ ok: true, instructions: 'keep the paths' });
     for (const bad of [42, [], { instructions: 1 }, { instructions: 'x'.repeat(2_001) }]) {
       const parsed = parseCompactInput(bad);
@@ -43,11 +49,17 @@ describe('the spillway_compact tool spec', () => {
   });
 
   it('reports in one short line', () => {
-    const report = compactToolReport({ messagesSummarized: 1_234, tokensBefore: 123_456.7, tokensAfter: 9_876 });
+    const report = compactToolReport({
+      messagesSummarized: 1_234,
+      tokensBefore: 123_456.7,
+      tokensAfter: 9_876,
+    });
     expect(report).toBe(
       'Compacted: 1234 older messages summarized; the request went from ≈123,457 to ≈9,876 tokens (113,581 freed). The current request is kept as it is.',
     );
-    expect(compactToolReport({ messagesSummarized: 0, tokensBefore: 500, tokensAfter: 500 })).toMatch(/^Nothing to compact/);
+    expect(compactToolReport({ messagesSummarized: 0, tokensBefore: 500, tokensAfter: 500 })).toMatch(
+      /^Nothing to compact/,
+    );
     expect(compactToolFailure(new Error(`boom\n${'x'.repeat(1_000)}`))).toBe(
       'spillway_compact could not compact the conversation (nothing changed): boom',
     );
@@ -78,7 +90,9 @@ describe('Compactor.compact with instructions', () => {
   it('refuses instructions that are not a string or too long, naming the option', async () => {
     const compactor = createCompactor({ contextWindow: 8_000 });
     for (const instructions of [42, 'x'.repeat(2_001)]) {
-      const error = await compactor.compact(chat(4), { instructions: instructions as string }).catch((caught) => caught);
+      const error = await compactor
+        .compact(chat(4), { instructions: instructions as string })
+        .catch((caught) => caught);
       expect(InvalidConfigError.isInstance(error)).toBe(true);
       expect(error.option).toBe('instructions');
     }

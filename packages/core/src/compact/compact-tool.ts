@@ -92,7 +92,11 @@ export interface CompactToolOutcome {
  * The tool's answer to the model: one short line (under 300 characters whatever the conversation),
  * so the result itself never takes back the room it freed.
  */
-export function compactToolReport({ messagesSummarized, tokensBefore, tokensAfter }: CompactToolOutcome): string {
+export function compactToolReport({
+  messagesSummarized,
+  tokensBefore,
+  tokensAfter,
+}: CompactToolOutcome): string {
   const before = Math.round(tokensBefore).toLocaleString('en-US');
   const after = Math.round(tokensAfter).toLocaleString('en-US');
   if (messagesSummarized <= 0) {

@@ -9,7 +9,10 @@ export const SUMMARY_INSTRUCTIONS_MAX_CHARS = 2_000;
  * block quoting `instructions`. Blank `instructions` leave `summaryPrompt` as it is. The focus adds
  * to what the prompt already keeps; it cannot lift the summary's bound or its other rules.
  */
-export function withSummaryInstructions(summaryPrompt: string | undefined, instructions: string | undefined): string | undefined {
+export function withSummaryInstructions(
+  summaryPrompt: string | undefined,
+  instructions: string | undefined,
+): string | undefined {
   const focus = instructions?.trim() ?? '';
   if (focus === '') return summaryPrompt;
   return `${summaryPrompt ?? DEFAULT_SUMMARY_PROMPT}\n\nThis compaction was asked for with instructions on what to keep. Besides the above, keep in particular (within the same length limit):\n<keep>\n${focus}\n</keep>`;

@@ -21,9 +21,10 @@ const RULE = 'From now on, always write the tests with vitest and never with jes
 const NEEDLE = 'The staging database is db-7f3a9c2e, remember it for the migration later.';
 const ASK = 'Please compact what we have so far, then check src/auth.ts and tell me which order came first.';
 const INSTRUCTIONS = 'Keep every order number (ORD-…) and the staging database name.';
-const SOURCE = Array.from({ length: 40 }, (_, line) => `export const handler${line} = route('src/auth.ts', ${line});`).join(
-  '\n',
-);
+const SOURCE = Array.from(
+  { length: 40 },
+  (_, line) => `export const handler${line} = route('src/auth.ts', ${line});`,
+).join('\n');
 
 function history(): BaseMessage[] {
   const messages: BaseMessage[] = [];
@@ -53,7 +54,8 @@ function unpaired(messages: readonly BaseMessage[]): string[] {
   const calls = new Set<string>();
   const results = new Set<string>();
   for (const message of messages) {
-    if (AIMessage.isInstance(message)) for (const toolCall of message.tool_calls ?? []) calls.add(toolCall.id!);
+    if (AIMessage.isInstance(message))
+      for (const toolCall of message.tool_calls ?? []) calls.add(toolCall.id!);
     if (ToolMessage.isInstance(message)) results.add(message.tool_call_id);
   }
   return [...calls].filter((id) => !results.has(id)).concat([...results].filter((id) => !calls.has(id)));
@@ -69,11 +71,15 @@ describe('spillway_compact in createAgent', () => {
         prompts.push(messages);
         const last = messages.at(-1)!;
         if (!ToolMessage.isInstance(last)) return call('read-1', 'read_file', { path: 'src/auth.ts' });
-        if (last.name === 'read_file') return call('compact-1', COMPACT_TOOL_NAME, { instructions: INSTRUCTIONS });
+        if (last.name === 'read_file')
+          return call('compact-1', COMPACT_TOOL_NAME, { instructions: INSTRUCTIONS });
         if (last.name === COMPACT_TOOL_NAME) {
           found.answer = last.text;
           found.ref = /\[ref=(s\.\d+-\d+\.[A-Za-z0-9]{12})/.exec(text(messages))?.[1];
-          return call('recall-1', RECALL_TOOL_NAME, { ref: found.ref ?? 'missing', search: 'staging database is' });
+          return call('recall-1', RECALL_TOOL_NAME, {
+            ref: found.ref ?? 'missing',
+            search: 'staging database is',
+          });
         }
         found.recalled = last.text;
         return new AIMessage('ORD-1000 came first.');
@@ -105,7 +111,12 @@ describe('spillway_compact in createAgent', () => {
 
     expect(result.messages.at(-1)!.text).toBe('ORD-1000 came first.');
     expect(prompts).toHaveLength(4);
-    const [, beforeCall, afterCall, afterRecall] = prompts as [BaseMessage[], BaseMessage[], BaseMessage[], BaseMessage[]];
+    const [, beforeCall, afterCall, afterRecall] = prompts as [
+      BaseMessage[],
+      BaseMessage[],
+      BaseMessage[],
+      BaseMessage[],
+    ];
     // Before the call nothing was compacted; after it the summary stands in for the older part.
     expect(text(beforeCall)).toContain('Answer 2: ');
     expect(text(beforeCall)).not.toContain('[Summarized:');
@@ -116,7 +127,9 @@ describe('spillway_compact in createAgent', () => {
     expect(text(afterCall)).toMatch(/\[Summarized: messages 1–\d+ of this conversation\] \[ref=s\./);
     expect(text(afterCall)).not.toContain('Answer 2: ');
 
-    expect(found.answer).toMatch(/^Compacted: \d+ older messages summarized; the request went from ≈[\d,]+ to ≈[\d,]+ tokens/);
+    expect(found.answer).toMatch(
+      /^Compacted: \d+ older messages summarized; the request went from ≈[\d,]+ to ≈[\d,]+ tokens/,
+    );
     expect(found.answer!.length).toBeLessThan(300);
     expect(systems).toHaveLength(1);
     expect(systems[0]).toContain(INSTRUCTIONS);
@@ -132,9 +145,13 @@ describe('spillway_compact in createAgent', () => {
     expect(found.recalled).toContain(NEEDLE);
 
     // The thread keeps every original message; the summary is checkpointed with it.
-    const state = (await agent.graph.getState(config)).values as Record<string, unknown> & { messages: BaseMessage[] };
+    const state = (await agent.graph.getState(config)).values as Record<string, unknown> & {
+      messages: BaseMessage[];
+    };
     expect(state.messages).toHaveLength(messages.length + 7);
-    expect((state[COMPACTION_STATE_KEY] as { coveredCount: number } | undefined)?.coveredCount).toBeGreaterThan(0);
+    expect(
+      (state[COMPACTION_STATE_KEY] as { coveredCount: number } | undefined)?.coveredCount,
+    ).toBeGreaterThan(0);
   });
 
   it('answers bad input with one line, without compacting', async () => {
