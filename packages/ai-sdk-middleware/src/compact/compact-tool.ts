@@ -19,6 +19,13 @@ export interface CompactToolOptions {
    * @default none: the model's instructions alone
    */
   instructions?: string;
+  /**
+   * Share of the context window kept verbatim as recent messages when the model asks to compact.
+   * `0`: everything before the current request is summarized (the model asked for room now); give
+   * the middleware's `protectedRatio` (0.25 by default) to keep as much as automatic compaction does.
+   * @default 0
+   */
+  protectedRatio?: number;
 }
 
 /** The input schema of the compaction tool: a Standard Schema (v1) with its JSON Schema. */
@@ -44,11 +51,12 @@ export interface CompactAiTool {
 /**
  * The compaction tool of one middleware: the model calls it, the middleware (which saw the call
  * in the model's response) knows the conversation, and `Compactor.compact` summarizes what is
- * older than the current request now, with the model's instructions. The next request of the
+ * older than the current request (less `protectedRatio` of recent history) now, with the model's
+ * instructions. The next request of the
  * conversation carries the new summary. Answers with one line; nothing a model sends makes it throw.
  */
 export function compactTool(
-  { instructions: fixed }: CompactToolOptions,
+  { instructions: fixed, protectedRatio = 0 }: CompactToolOptions,
   { compactor, calls }: { compactor: Compactor; calls: CompactCalls },
 ): CompactAiTool {
   // A copy each time: the SDK may adjust the schema it is given (the shared one stays as it is).
@@ -82,6 +90,7 @@ export function compactTool(
           ...(contextWindow === undefined ? {} : { contextWindow }),
           ...(instructions === '' ? {} : { instructions }),
           ...(abortSignal === undefined ? {} : { abortSignal }),
+          protectedRatio,
         });
         // The request that made the call, as it would go now (the new summary applied).
         const after = await compactor.prepare(context.messages, {

@@ -17,7 +17,15 @@ import { runCompaction } from './run-compaction';
 export async function compactNow(
   runtime: CompactorRuntime,
   messages: readonly Message[],
-  { conversationId, model, provider, contextWindow, abortSignal, instructions }: CompactOptions = {},
+  {
+    conversationId,
+    model,
+    provider,
+    contextWindow,
+    abortSignal,
+    instructions,
+    protectedRatio,
+  }: CompactOptions = {},
 ): Promise<CompactionState | undefined> {
   const { resolved, shared, flights, cooldowns, windows } = runtime;
   abortSignal?.throwIfAborted();
@@ -35,6 +43,16 @@ export async function compactNow(
       message: `must be at most ${SUMMARY_INSTRUCTIONS_MAX_CHARS} characters`,
     });
   }
+  if (
+    protectedRatio !== undefined &&
+    !(typeof protectedRatio === 'number' && protectedRatio >= 0 && protectedRatio < resolved.thresholds.compact)
+  ) {
+    throw new InvalidConfigError({
+      option: 'protectedRatio',
+      value: protectedRatio,
+      message: `must be a share of the context window, at least 0 and below the compact threshold (${resolved.thresholds.compact})`,
+    });
+  }
   const id = conversationId ?? deriveConversationId(messages);
   recognizeMessages(messages, { conversationId: id, scope: resolved.estimator });
   const running = flights.get(id);
@@ -46,7 +64,9 @@ export async function compactNow(
   const overridden = withOverrides(resolved, model, provider);
   const summaryPrompt = withSummaryInstructions(overridden.summaryPrompt, instructions);
   const effective =
-    summaryPrompt === overridden.summaryPrompt ? overridden : { ...overridden, summaryPrompt };
+    summaryPrompt === overridden.summaryPrompt && protectedRatio === undefined
+      ? overridden
+      : { ...overridden, summaryPrompt, ...(protectedRatio === undefined ? {} : { protectedRatio }) };
   return flights.track(id, 'request', async () => {
     const loaded = await shared.read(id);
     let state = applicable(messages, loaded.state);

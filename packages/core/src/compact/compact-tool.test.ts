@@ -87,6 +87,23 @@ describe('Compactor.compact with instructions', () => {
     expect(inputs.at(-1)!.system).toBe(DEFAULT_SUMMARY_PROMPT);
   });
 
+  it('protectedRatio 0 summarizes all but the latest turn before the current one; the default keeps the protected window', async () => {
+    const messages: Message[] = [...chat(8), { role: 'user', content: 'Now the current request.' }];
+    const summarizer = () => 'The user asked about the orders.';
+    const kept = await createCompactor({ contextWindow: 8_000, summarizer }).compact(messages);
+    const all = await createCompactor({ contextWindow: 8_000, summarizer }).compact(messages, { protectedRatio: 0 });
+    expect(kept!.coveredCount).toBeGreaterThan(0);
+    expect(kept!.coveredCount).toBeLessThan(16);
+    // The manual compaction ends at a turn start inside the history: the latest turn before the
+    // current one stays verbatim.
+    expect(all!.coveredCount).toBe(14);
+    const compactor = createCompactor({ contextWindow: 8_000, summarizer });
+    for (const protectedRatio of [-0.1, 0.85, Number.NaN]) {
+      const error = await compactor.compact(messages, { protectedRatio }).catch((caught) => caught);
+      expect(error?.option).toBe('protectedRatio');
+    }
+  });
+
   it('refuses instructions that are not a string or too long, naming the option', async () => {
     const compactor = createCompactor({ contextWindow: 8_000 });
     for (const instructions of [42, 'x'.repeat(2_001)]) {

@@ -153,6 +153,14 @@ export interface CompactOptions {
    * @default none: the summary prompt alone
    */
   instructions?: string;
+  /**
+   * Share of the context window kept verbatim as recent messages for this compaction, in place of
+   * the `protectedRatio` option: `0` summarizes everything before the current turn but the latest
+   * turn before it (what an agent asking to "compact now" usually wants). At least 0, below the
+   * compact threshold.
+   * @default the compactor's `protectedRatio` (0.25)
+   */
+  protectedRatio?: number;
 }
 
 /**

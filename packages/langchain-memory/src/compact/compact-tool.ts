@@ -20,6 +20,14 @@ export interface CompactToolOptions {
    * @default none: the model's instructions alone
    */
   instructions?: string;
+  /**
+   * Share of the context window kept verbatim as recent messages when the model asks to compact.
+   * `0`: everything before the current request is summarized (the model asked for room now); give
+   * the middleware's share (`keep`, 0.25 of the window by default) to keep as much as automatic
+   * compaction does.
+   * @default 0
+   */
+  protectedRatio?: number;
 }
 
 /** What the tool reads of LangChain's `ToolRuntime` (the second argument of a tool's function). */
@@ -38,7 +46,7 @@ interface ToolRuntimeLike {
  * writes it to the agent state. Answers with one line; nothing a model sends makes it throw.
  */
 export function compactTool(
-  { instructions: fixed }: CompactToolOptions,
+  { instructions: fixed, protectedRatio = 0 }: CompactToolOptions,
   compact: (options: CompactThreadOptions) => Promise<CompactNowResult>,
 ) {
   return tool(
@@ -58,6 +66,7 @@ export function compactTool(
           ...(typeof threadId === 'string' || typeof threadId === 'number' ? { threadId } : {}),
           ...(instructions === '' ? {} : { instructions }),
           ...(signal === undefined ? {} : { signal }),
+          protectedRatio,
         });
         return compactToolReport({
           messagesSummarized: result.newlyCoveredCount,

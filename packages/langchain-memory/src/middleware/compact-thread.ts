@@ -29,6 +29,12 @@ export interface CompactThreadOptions {
    * @default none: the summary prompt alone
    */
   instructions?: string;
+  /**
+   * Share of the context window kept verbatim as recent messages for this compaction, in place of
+   * the middleware's `keep`: `0` summarizes everything before the current request.
+   * @default the middleware's `keep` (0.25 of the window)
+   */
+  protectedRatio?: number;
 }
 
 /**
@@ -42,6 +48,7 @@ export async function compactThread({
   contextWindow,
   signal,
   instructions,
+  protectedRatio,
   compactor,
   modelId,
   provider,
@@ -67,6 +74,7 @@ export async function compactThread({
           ...common,
           ...(signal === undefined ? {} : { abortSignal: signal }),
           ...(instructions === undefined ? {} : { instructions }),
+          ...(protectedRatio === undefined ? {} : { protectedRatio }),
         });
   const coveredCount = stateMatches(conversation, state) ? state!.coveredCount : 0;
   const prepared = conversation.length === 0 ? undefined : await compactor.prepare(conversation, common);
