@@ -105,7 +105,7 @@ function toolCallChunks(toolCallId: string, toolName: string, input: unknown) {
   ];
 }
 
-async function runAgent(sdk: Sdk, mode: 'generate' | 'stream' | 'agent') {
+async function runAgent(sdk: Sdk, mode: 'generate' | 'stream' | 'agent', windowShare = 0.5) {
   const messages = history();
   const summarizerPrompts: any[] = [];
   const summarizer = sdk.createMockModel({
@@ -119,7 +119,7 @@ async function runAgent(sdk: Sdk, mode: 'generate' | 'stream' | 'agent') {
   });
   // Half the window: over the protected quarter (so there is something to compact), under every
   // threshold (so nothing is compacted unless the model asks).
-  const contextWindow = Math.ceil(promptTokens(messages as never) / 0.5);
+  const contextWindow = Math.ceil(promptTokens(messages as never) / windowShare);
   const middleware = compactionMiddleware({ contextWindow, summarizer: summarizer as any });
   const prompts: any[][] = [];
   const found: { ref?: string; recalled?: string; compactAnswer?: string } = {};
@@ -217,6 +217,16 @@ describe.each(sdks)('$name: spillway_compact', (sdk) => {
       expect(found.recalled).toContain(NEEDLE);
     },
   );
+
+  it('compacts even when the conversation is far under the window (a 5% share)', async () => {
+    const { prompts, found } = await runAgent(sdk, 'generate', 0.05);
+    const [, beforeCall, afterCall] = prompts as [any[], any[], any[]];
+    expect(found.compactAnswer).toMatch(/^Compacted: /);
+    expect(promptTokens(afterCall)).toBeLessThan(promptTokens(beforeCall) * 0.75);
+    expect(latestUserText(afterCall)).toBe(ASK);
+    expect(unpaired(afterCall)).toEqual([]);
+    expect(found.recalled).toContain(NEEDLE);
+  });
 
   it('answers bad input and an unknown call with one line, without compacting', async () => {
     const middleware = compactionMiddleware({ contextWindow: 10_000, summarizer: 'extractive' });

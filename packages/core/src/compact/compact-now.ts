@@ -45,7 +45,11 @@ export async function compactNow(
   }
   if (
     protectedRatio !== undefined &&
-    !(typeof protectedRatio === 'number' && protectedRatio >= 0 && protectedRatio < resolved.thresholds.compact)
+    !(
+      typeof protectedRatio === 'number' &&
+      protectedRatio >= 0 &&
+      protectedRatio < resolved.thresholds.compact
+    )
   ) {
     throw new InvalidConfigError({
       option: 'protectedRatio',

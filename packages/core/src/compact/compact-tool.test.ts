@@ -91,7 +91,9 @@ describe('Compactor.compact with instructions', () => {
     const messages: Message[] = [...chat(8), { role: 'user', content: 'Now the current request.' }];
     const summarizer = () => 'The user asked about the orders.';
     const kept = await createCompactor({ contextWindow: 8_000, summarizer }).compact(messages);
-    const all = await createCompactor({ contextWindow: 8_000, summarizer }).compact(messages, { protectedRatio: 0 });
+    const all = await createCompactor({ contextWindow: 8_000, summarizer }).compact(messages, {
+      protectedRatio: 0,
+    });
     expect(kept!.coveredCount).toBeGreaterThan(0);
     expect(kept!.coveredCount).toBeLessThan(16);
     // The manual compaction ends at a turn start inside the history: the latest turn before the

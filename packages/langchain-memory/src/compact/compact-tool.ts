@@ -22,7 +22,8 @@ export interface CompactToolOptions {
   instructions?: string;
   /**
    * Share of the context window kept verbatim as recent messages when the model asks to compact.
-   * `0`: everything before the current request is summarized (the model asked for room now); give
+   * `0`: everything before the current request but its latest turn is summarized (the model asked
+   * for room now); give
    * the middleware's share (`keep`, 0.25 of the window by default) to keep as much as automatic
    * compaction does.
    * @default 0

@@ -31,7 +31,8 @@ export interface CompactThreadOptions {
   instructions?: string;
   /**
    * Share of the context window kept verbatim as recent messages for this compaction, in place of
-   * the middleware's `keep`: `0` summarizes everything before the current request.
+   * the middleware's `keep`: `0` summarizes everything before the current request but its latest
+   * turn.
    * @default the middleware's `keep` (0.25 of the window)
    */
   protectedRatio?: number;
