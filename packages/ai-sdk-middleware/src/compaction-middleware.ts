@@ -17,6 +17,8 @@ import { providerContextSettings } from './call/provider-context-settings';
 import { endsTurn } from './call/read-usage';
 import { readSpillwayCallOptions } from './call/spillway-call-options';
 import { createToolOverhead } from './call/tool-overhead';
+import { createCompactCalls } from './compact/compact-calls';
+import { type CompactAiTool, type CompactToolOptions, compactTool } from './compact/compact-tool';
 import type { CompactionMiddlewareOptions } from './compaction-middleware-options';
 import { createEventHub } from './events/event-hub';
 import { checkMiddlewareOptions } from './middleware/check-middleware-options';
@@ -62,6 +64,13 @@ export interface CompactionMiddleware {
    * middleware.recallTool() }`. See {@link recallTool}.
    */
   recallTool(options?: Omit<RecallToolOptions, 'secret'>): RecallAiTool;
+  /**
+   * The "compact now" tool the model can call: `tools: { spillway_compact: middleware.compactTool() }`.
+   * It compacts the conversation of the call it came in (what is older than the current request,
+   * with the model's `instructions`), and the next request carries the new summary. See
+   * {@link compactTool}.
+   */
+  compactTool(options?: CompactToolOptions): CompactAiTool;
 }
 
 /**
@@ -122,6 +131,8 @@ export function compactionMiddleware({
   };
   /** Each transformed call's context, found again by `wrapGenerate` / `wrapStream`. */
   const contexts = new WeakMap<object, CallContext>();
+  /** `spillway_compact` calls seen in responses, with their call's context, until executed. */
+  const compactCalls = createCompactCalls();
 
   return {
     specificationVersion: 'v3',
@@ -134,6 +145,10 @@ export function compactionMiddleware({
         { ...options, ...(recallSecret === undefined ? {} : { secret: recallSecret }) },
         () => (runtime.latestWindow === undefined ? undefined : recallAnswerMaxTokens(runtime.latestWindow)),
       );
+    },
+
+    compactTool(options = {}) {
+      return compactTool(options, { compactor, calls: compactCalls });
     },
 
     // 5. Before the call: the compacted prompt.
@@ -162,6 +177,7 @@ export function compactionMiddleware({
         content?: readonly { type?: unknown }[];
       };
       const toolCalls = Array.isArray(content) && content.some((part) => part?.type === 'tool-call');
+      if (toolCalls) compactCalls.notice(content, context);
       afterResponse(runtime, context, prepared, usage, endsTurn(finishReason, toolCalls));
       return result;
     },
@@ -177,8 +193,11 @@ export function compactionMiddleware({
         async (retryParams) => surfaceStreamOverflow(await model.doStream(retryParams)),
       );
       // Background work starts when the stream has ended.
-      return watchStreamFinish(result, ({ usage, finishReason, toolCalls }) =>
-        afterResponse(runtime, context, prepared, usage, endsTurn(finishReason, toolCalls)),
+      return watchStreamFinish(
+        result,
+        ({ usage, finishReason, toolCalls }) =>
+          afterResponse(runtime, context, prepared, usage, endsTurn(finishReason, toolCalls)),
+        (part) => compactCalls.notice(part, context),
       );
     },
   };

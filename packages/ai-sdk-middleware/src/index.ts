@@ -10,6 +10,7 @@ export {
 } from '@spillway/ai-sdk-prompt';
 export type { CallParamsLike } from './call/call-params-like';
 export type { SpillwayCallOptions } from './call/spillway-call-options';
+export type { CompactAiTool, CompactToolOptions, CompactToolSchema } from './compact/compact-tool';
 export { type CompactionMiddleware, compactionMiddleware } from './compaction-middleware';
 export type {
   CompactionMiddlewareOptions,

@@ -11,6 +11,18 @@ export {
   type CompactRequestOptions,
   compactMessages,
 } from './compact/compact-messages';
+export {
+  COMPACT_TOOL_DESCRIPTION,
+  COMPACT_TOOL_NAME,
+  type CompactInput,
+  type CompactToolInputProperty,
+  type CompactToolInputSchema,
+  type CompactToolOutcome,
+  compactToolFailure,
+  compactToolInputSchema,
+  compactToolReport,
+  parseCompactInput,
+} from './compact/compact-tool';
 export type { CompactionAction } from './compact/compaction-action';
 export type {
   CompactionEvent,
@@ -243,6 +255,10 @@ export {
   summarize,
 } from './summarize/summarize';
 export type { Summarizer, SummarizerInput, SummarizerOutput } from './summarize/summarizer';
+export {
+  SUMMARY_INSTRUCTIONS_MAX_CHARS,
+  withSummaryInstructions,
+} from './summarize/summary-instructions';
 export { base64ByteLength, formatByteSize } from './truncate/byte-size';
 export { type CapToolResultsOptions, capToolResults } from './truncate/cap-tool-results';
 export { type CutPoints, type CutPointsOptions, cutPoints } from './truncate/cut-points';

@@ -1,6 +1,7 @@
 // The public surface of @spillway/langchain-memory. Adding a line here is an API decision.
 
 export type { CompactNowResult } from './compact/compact-now-result';
+export type { CompactToolOptions } from './compact/compact-tool';
 export { fromNeutralMessages } from './convert/from-neutral-messages';
 export { toNeutralMessages } from './convert/to-neutral-messages';
 export type { TokenCounter } from './estimate/token-counter-estimator';

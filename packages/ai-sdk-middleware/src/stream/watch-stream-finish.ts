@@ -14,7 +14,12 @@ type Part = { type: string; usage?: unknown; finishReason?: unknown };
  * so background work starts without holding the stream open). A result without a stream is
  * returned as is.
  */
-export function watchStreamFinish<Result>(result: Result, onFinish: (finish: StreamFinish) => void): Result {
+export function watchStreamFinish<Result>(
+  result: Result,
+  onFinish: (finish: StreamFinish) => void,
+  /** Sees each tool call as it passes, before the SDK acts on it. */
+  onToolCall: (part: unknown) => void = () => {},
+): Result {
   const { stream } = result as { stream?: ReadableStream<Part> };
   if (!(stream instanceof ReadableStream)) return result;
   let usage: unknown;
@@ -24,7 +29,10 @@ export function watchStreamFinish<Result>(result: Result, onFinish: (finish: Str
   const watched = stream.pipeThrough(
     new TransformStream<Part, Part>({
       transform(chunk, controller) {
-        if (chunk?.type === 'tool-call') toolCalls = true;
+        if (chunk?.type === 'tool-call') {
+          toolCalls = true;
+          onToolCall(chunk);
+        }
         if (chunk?.type === 'finish') {
           usage = chunk.usage;
           finishReason = chunk.finishReason;

@@ -1,5 +1,7 @@
+import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message } from '../message/message';
 import type { CompactionState } from '../store/compaction-state';
+import { SUMMARY_INSTRUCTIONS_MAX_CHARS, withSummaryInstructions } from '../summarize/summary-instructions';
 import { claimSummary } from './claim-summary';
 import type { CompactOptions } from './compactor';
 import { applicable, type CompactorRuntime, withOverrides } from './compactor-runtime';
@@ -15,10 +17,46 @@ import { runCompaction } from './run-compaction';
 export async function compactNow(
   runtime: CompactorRuntime,
   messages: readonly Message[],
-  { conversationId, model, provider, contextWindow, abortSignal }: CompactOptions = {},
+  {
+    conversationId,
+    model,
+    provider,
+    contextWindow,
+    abortSignal,
+    instructions,
+    protectedRatio,
+  }: CompactOptions = {},
 ): Promise<CompactionState | undefined> {
   const { resolved, shared, flights, cooldowns, windows } = runtime;
   abortSignal?.throwIfAborted();
+  if (instructions !== undefined && typeof instructions !== 'string') {
+    throw new InvalidConfigError({
+      option: 'instructions',
+      value: instructions,
+      message: 'must be a string',
+    });
+  }
+  if (instructions !== undefined && instructions.length > SUMMARY_INSTRUCTIONS_MAX_CHARS) {
+    throw new InvalidConfigError({
+      option: 'instructions',
+      value: `${instructions.slice(0, 40)}…`,
+      message: `must be at most ${SUMMARY_INSTRUCTIONS_MAX_CHARS} characters`,
+    });
+  }
+  if (
+    protectedRatio !== undefined &&
+    !(
+      typeof protectedRatio === 'number' &&
+      protectedRatio >= 0 &&
+      protectedRatio < resolved.thresholds.compact
+    )
+  ) {
+    throw new InvalidConfigError({
+      option: 'protectedRatio',
+      value: protectedRatio,
+      message: `must be a share of the context window, at least 0 and below the compact threshold (${resolved.thresholds.compact})`,
+    });
+  }
   const id = conversationId ?? deriveConversationId(messages);
   recognizeMessages(messages, { conversationId: id, scope: resolved.estimator });
   const running = flights.get(id);
@@ -27,7 +65,12 @@ export async function compactNow(
     return applicable(messages, (await shared.read(id)).state);
   }
   const window = windows.windowFor(model ?? resolved.model, contextWindow, id);
-  const effective = withOverrides(resolved, model, provider);
+  const overridden = withOverrides(resolved, model, provider);
+  const summaryPrompt = withSummaryInstructions(overridden.summaryPrompt, instructions);
+  const effective =
+    summaryPrompt === overridden.summaryPrompt && protectedRatio === undefined
+      ? overridden
+      : { ...overridden, summaryPrompt, ...(protectedRatio === undefined ? {} : { protectedRatio }) };
   return flights.track(id, 'request', async () => {
     const loaded = await shared.read(id);
     let state = applicable(messages, loaded.state);

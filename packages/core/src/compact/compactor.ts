@@ -160,6 +160,23 @@ export interface CompactOptions {
   contextWindow?: number;
   /** Aborts the summarizer at once (the reason is thrown). */
   abortSignal?: AbortSignal;
+  /**
+   * What the summary must keep in particular (e.g. "the failing test names and the file paths"),
+   * added to the summarizer's instructions for this compaction only (see `withSummaryInstructions`;
+   * a model summarizer receives them in `SummarizerInput.system`, the extractive one ignores them).
+   * Ignored when the call joins a compaction already running for the conversation. At most
+   * `SUMMARY_INSTRUCTIONS_MAX_CHARS` (2,000) characters.
+   * @default none: the summary prompt alone
+   */
+  instructions?: string;
+  /**
+   * Share of the context window kept verbatim as recent messages for this compaction, in place of
+   * the `protectedRatio` option: `0` summarizes everything before the current turn but the latest
+   * turn before it (what an agent asking to "compact now" usually wants). At least 0, below the
+   * compact threshold.
+   * @default the compactor's `protectedRatio` (0.25)
+   */
+  protectedRatio?: number;
 }
 
 /**

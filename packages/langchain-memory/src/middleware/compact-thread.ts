@@ -22,6 +22,20 @@ export interface CompactThreadOptions {
   contextWindow?: number;
   /** Cancels the summary. */
   signal?: AbortSignal;
+  /**
+   * What the summary must keep in particular (e.g. "the failing test names"), added to the
+   * summarizer's instructions for this compaction only (`CompactOptions.instructions` of
+   * `@spillway/core`; at most 2,000 characters).
+   * @default none: the summary prompt alone
+   */
+  instructions?: string;
+  /**
+   * Share of the context window kept verbatim as recent messages for this compaction, in place of
+   * the middleware's `keep`: `0` summarizes everything before the current request but its latest
+   * turn.
+   * @default the middleware's `keep` (0.25 of the window)
+   */
+  protectedRatio?: number;
 }
 
 /**
@@ -34,6 +48,8 @@ export async function compactThread({
   threadId,
   contextWindow,
   signal,
+  instructions,
+  protectedRatio,
   compactor,
   modelId,
   provider,
@@ -58,6 +74,8 @@ export async function compactThread({
       : await compactor.compact(conversation, {
           ...common,
           ...(signal === undefined ? {} : { abortSignal: signal }),
+          ...(instructions === undefined ? {} : { instructions }),
+          ...(protectedRatio === undefined ? {} : { protectedRatio }),
         });
   const coveredCount = stateMatches(conversation, state) ? state!.coveredCount : 0;
   const prepared = conversation.length === 0 ? undefined : await compactor.prepare(conversation, common);

@@ -12,6 +12,7 @@ import {
 } from '@spillway/core';
 import { createMiddleware } from 'langchain';
 import type { CompactNowResult } from '../compact/compact-now-result';
+import { type CompactToolOptions, compactTool } from '../compact/compact-tool';
 import { tokenCounterEstimator } from '../estimate/token-counter-estimator';
 import { dispatchCompactionEvent } from '../events/dispatch-compaction-event';
 import {
@@ -48,7 +49,8 @@ const MIDDLEWARE_NAME = 'SpillwayCompactionMiddleware';
  * made in the background. A failed summary never deletes anything. Summary calls never show in
  * the conversation's streams or callbacks.
  *
- * The returned middleware also has `compact({ messages, threadId })`: compact a thread now.
+ * The returned middleware also has `compact({ messages, threadId, instructions })`: compact a thread
+ * now, and `compactTool()`: the `spillway_compact` tool the agent itself can call.
  *
  * @example
  * const agent = createAgent({
@@ -187,6 +189,17 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
     },
   });
 
+  const compact = ({ contextWindow, ...rest }: CompactThreadOptions): Promise<CompactNowResult> => {
+    const window = contextWindow ?? fixedWindow ?? lastWindow;
+    return compactThread({
+      ...rest,
+      ...(window === undefined ? {} : { contextWindow: window }),
+      compactor: compactorFor(window),
+      modelId: lastModelId,
+      provider: lastProvider,
+    });
+  };
+
   return Object.assign(middleware, {
     /**
      * Compacts a thread now, whatever its usage (the seed's manual trigger: a "compact" button, a
@@ -194,15 +207,15 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
      * the thread, and returns what was done. The next model call on the thread applies it and
      * writes it to the agent state. The thread's messages are not changed.
      */
-    compact({ contextWindow, ...rest }: CompactThreadOptions): Promise<CompactNowResult> {
-      const window = contextWindow ?? fixedWindow ?? lastWindow;
-      return compactThread({
-        ...rest,
-        ...(window === undefined ? {} : { contextWindow: window }),
-        compactor: compactorFor(window),
-        modelId: lastModelId,
-        provider: lastProvider,
-      });
+    compact,
+    /**
+     * The "compact now" tool the agent's model can call: `createAgent({ tools:
+     * [middleware.compactTool()], middleware: [middleware] })`. It runs `compact()` on the thread
+     * the call is made in (the agent state's messages, its `thread_id`), with the model's
+     * `instructions`, and answers with one line; the next model call carries the new summary.
+     */
+    compactTool(options: CompactToolOptions = {}) {
+      return compactTool(options, compact);
     },
   });
 }
