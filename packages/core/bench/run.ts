@@ -9,6 +9,7 @@ const modules = [
   './truncate.bench.ts',
   './conversation.bench.ts',
   './compact.bench.ts',
+  './coding-session.bench.ts',
   './recall.bench.ts',
 ];
 

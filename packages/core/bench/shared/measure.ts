@@ -69,3 +69,14 @@ export function isMainModule(url: string): boolean {
   const entry = process.argv[1];
   return entry !== undefined && url === pathToFileURL(resolve(entry)).href;
 }
+
+/**
+ * The message counts a benchmark measures: `defaults`, or the comma-separated list in the
+ * `BENCH_SIZES` environment variable (a quicker run of some sizes).
+ */
+export function benchSizes(defaults: readonly number[]): number[] {
+  const listed = process.env.BENCH_SIZES?.split(',')
+    .map((size) => Number(size.replaceAll('_', '')))
+    .filter((size) => Number.isInteger(size) && size > 0);
+  return listed === undefined || listed.length === 0 ? [...defaults] : listed;
+}

@@ -64,6 +64,7 @@ export function createDraftFactory({
       blobMinChars: budget?.blobMinChars ?? Number.POSITIVE_INFINITY,
       blobKeepChars: budget?.blobKeepChars ?? 0,
       countText: (text) => estimator.countText(text),
+      countScope: estimator,
       countMessages: (list) => estimator.countMessages(list),
     };
     return createDraft(

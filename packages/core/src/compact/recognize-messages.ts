@@ -7,7 +7,7 @@ import { sameContent } from '../message/same-content';
  * Characters of recent conversations remembered, in all (least recently used forgotten first). A
  * conversation longer than this is not remembered: its requests cost a full count and hash.
  */
-export const RECOGNIZED_CONVERSATION_CHARS = 64_000_000;
+export const RECOGNIZED_CONVERSATION_CHARS = 256_000_000;
 
 /** What is remembered of a conversation: its latest request. */
 interface Remembered {
@@ -83,14 +83,8 @@ export function recognizeMessages(
     total += chars[index]!;
   }
   if (!changed) return;
-  // The previous request's objects lose their memos (they are no longer remembered), then this
-  // request's objects get theirs (in this order, so an object in both keeps its memo).
-  if (previous !== undefined) {
-    for (let index = 0; index < previous.messages.length; index++) {
-      const earlier = previous.messages[index]!;
-      if (earlier !== messages[index]) setContentMemo(earlier, undefined);
-    }
-  }
+  // The previous request's objects keep their memos until they are collected (the memo map is
+  // weak, and a memo stays true of its content); this request's objects get theirs.
   if (total > RECOGNIZED_CONVERSATION_CHARS) {
     conversations.delete(key);
     return;

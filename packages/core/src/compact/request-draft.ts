@@ -1,4 +1,5 @@
 import type { Message } from '../message/message';
+import { createSequenceMemo } from '../message/sequence-memo';
 import type { PinnedRule } from '../pin/collect-pinned-rules';
 import { type PinnedBlock, pinnedBlock } from '../pin/pinned-block';
 import { RECALL_ANNOUNCEMENT } from '../recall/recall-announcement';
@@ -25,6 +26,8 @@ export interface DraftSettings {
   readonly blobMinChars: number;
   readonly blobKeepChars: number;
   readonly countText: (text: string) => number;
+  /** What `countText` counts by (its estimator): blocks of the user's words are remembered under it. */
+  readonly countScope: object;
   readonly countMessages: (messages: readonly Message[]) => number;
 }
 
@@ -83,6 +86,20 @@ export function conversationCount(messages: readonly Message[]): number {
   return count;
 }
 
+/** Blocks of the user's words by span content (see `createSequenceMemo`). */
+const userWordsBlocks = createSequenceMemo<UserWordsBlock>({ max: 256 });
+const scopeIds = new WeakMap<object, number>();
+let nextScopeId = 1;
+
+function scopeId(scope: object): number {
+  let id = scopeIds.get(scope);
+  if (id === undefined) {
+    id = nextScopeId++;
+    scopeIds.set(scope, id);
+  }
+  return id;
+}
+
 /** The first draft of a request: the layout around the covered prefix, nothing reduced yet. */
 export function createDraft(
   layout: ConversationLayout,
@@ -97,14 +114,20 @@ export function createDraft(
     const key = `${from}:${messages.length}:${maxTokens}`;
     let block = blocks.get(key);
     if (block === undefined) {
-      block = userWordsBlock(messages, {
-        firstNumber: from,
-        maxTokens: Math.min(maxTokens, Math.floor(settings.countMessages(messages) * USER_WORDS_SPAN_SHARE)),
-        countText: settings.countText,
-        blobMinChars: settings.blobMinChars,
-        blobKeepChars: settings.blobKeepChars,
-        imageRef: settings.marks === undefined ? undefined : (part) => settings.marks?.image(part),
-      });
+      const bound = Math.min(maxTokens, Math.floor(settings.countMessages(messages) * USER_WORDS_SPAN_SHARE));
+      // Remembered by content: a fresh copy of the same span (every request of a server) quotes
+      // and counts nothing again.
+      const memoKey = `${scopeId(settings.countScope)}|${from}|${bound}|${settings.blobMinChars}|${settings.blobKeepChars}|${settings.marks?.key ?? '-'}`;
+      block = userWordsBlocks.get(messages, memoKey, () =>
+        userWordsBlock(messages, {
+          firstNumber: from,
+          maxTokens: bound,
+          countText: settings.countText,
+          blobMinChars: settings.blobMinChars,
+          blobKeepChars: settings.blobKeepChars,
+          imageRef: settings.marks === undefined ? undefined : (part) => settings.marks?.image(part),
+        }),
+      );
       blocks.set(key, block);
     }
     return block;

@@ -22,17 +22,17 @@ export function createContentMemo(): ContentMemo {
 }
 
 /**
- * Message objects → their content's memo. The entries are strong and few: only the messages of
- * the requests the conversation memo remembers (the latest of each recent conversation, which it
- * holds anyway) have one, and it removes them when it forgets those messages. So an entry outlives
- * every await of the request that made it (store reads, leases, background work), whatever other
- * requests run in between. A message without one is memoised by its own identity.
+ * Message objects → their content's memo. Weak: an entry lives as long as its message object (a
+ * request's objects are held by the caller for the whole request, whatever it awaits), so the
+ * conversation memo never has to take the memos of an earlier request's objects back one by one;
+ * it still removes them when it forgets a conversation. A message without one is memoised by its
+ * own identity.
  */
-const memos = new Map<Message, ContentMemo>();
+const memos = new WeakMap<Message, ContentMemo>();
 
 /** The memo of `message`'s content, when the conversation memo gave it one. */
 export function contentMemo(message: Message): ContentMemo | undefined {
-  return memos.get(message);
+  return typeof message === 'object' && message !== null ? memos.get(message) : undefined;
 }
 
 /**
@@ -40,6 +40,7 @@ export function contentMemo(message: Message): ContentMemo | undefined {
  * gives a memo only to a message whose content it has checked.
  */
 export function setContentMemo(message: Message, memo: ContentMemo | undefined): void {
+  if (typeof message !== 'object' || message === null) return;
   if (memo === undefined) memos.delete(message);
   else memos.set(message, memo);
 }

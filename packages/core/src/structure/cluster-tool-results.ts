@@ -1,6 +1,7 @@
 import { diffArrays } from 'diff';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message, ToolResultPart } from '../message/message';
+import { createPartMemo } from '../message/part-memo';
 import { PartReplacements, withNoteContent } from '../truncate/replace-parts';
 import type { TruncationRecord } from '../truncate/truncation-record';
 import type { TruncationResult } from '../truncate/truncation-result';
@@ -95,7 +96,7 @@ export function clusterResultsWhere(
     if (message == null || !Array.isArray(message.content)) continue;
     message.content.forEach((part, partIndex) => {
       if (part?.type !== 'tool-result' || !intact(part, messageIndex)) return;
-      const shape = resultShape(part);
+      const shape = resultShape(message, partIndex, part);
       if (shape === undefined || shape.text.length < minChars) return;
       const { text, lines, distinct } = shape;
       if (distinct.size < MIN_LINES) return;
@@ -210,8 +211,39 @@ function diffNote(
   lines: string[],
   maxChars: number,
 ): string | undefined {
-  const changes = diffArrays(representative.lines, lines, {
-    maxEditLength: Math.max(16, Math.ceil((representative.lines.length + lines.length) / 2)),
+  const diffed = lineDiff(representative.lines, lines);
+  if (diffed === undefined) return undefined;
+  const { hunks, same } = diffed;
+  const number = representative.members + 1;
+  const header =
+    hunks.length === 0
+      ? `[near-duplicate #${number} of the ${toolName} result of call ${representative.toolCallId}: identical to it]`
+      : `[near-duplicate #${number} of the ${toolName} result of call ${representative.toolCallId}: ${same} of its ${lines.length} lines are the same; this is that result with the line diff below applied]`;
+  const note = [header, ...hunks].join('\n');
+  return note.length <= maxChars ? note : undefined;
+}
+
+/** Line diffs by pair of line lists (remembered by content, see `resultShape`). */
+const diffs = new WeakMap<string[], WeakMap<string[], { hunks: string[]; same: number } | null>>();
+
+/** The hunks turning `before` into `after` and how many lines they share; `undefined` past the edit limit. */
+function lineDiff(before: string[], after: string[]): { hunks: string[]; same: number } | undefined {
+  let byAfter = diffs.get(before);
+  if (byAfter === undefined) {
+    byAfter = new WeakMap();
+    diffs.set(before, byAfter);
+  }
+  let known = byAfter.get(after);
+  if (known === undefined) {
+    known = computeLineDiff(before, after) ?? null;
+    byAfter.set(after, known);
+  }
+  return known ?? undefined;
+}
+
+function computeLineDiff(before: string[], lines: string[]): { hunks: string[]; same: number } | undefined {
+  const changes = diffArrays(before, lines, {
+    maxEditLength: Math.max(16, Math.ceil((before.length + lines.length) / 2)),
   });
   if (changes === undefined) return undefined;
   const hunks: string[] = [];
@@ -250,35 +282,29 @@ function diffNote(
     }
   }
   flush();
-  const number = representative.members + 1;
-  const header =
-    hunks.length === 0
-      ? `[near-duplicate #${number} of the ${toolName} result of call ${representative.toolCallId}: identical to it]`
-      : `[near-duplicate #${number} of the ${toolName} result of call ${representative.toolCallId}: ${same} of its ${lines.length} lines are the same; this is that result with the line diff below applied]`;
-  const note = [header, ...hunks].join('\n');
-  return note.length <= maxChars ? note : undefined;
+  return { hunks, same };
 }
 
 /**
- * A text result's lines and distinct non-blank lines, remembered per result object (a request
- * carries the same result objects call after call; like every per-object memo here it assumes
- * messages are replaced, not edited in place).
+ * A text result's lines and distinct non-blank lines, remembered by content (the message's content
+ * memo and the part's index, else the result object; like every memo here it assumes messages are
+ * replaced, not edited in place): a fresh copy of an unchanged request splits nothing again, and
+ * its sets find the similarity scores and diffs computed for them before.
  */
-const shapes = new WeakMap<ToolResultPart, { text: string; lines: string[]; distinct: Set<string> } | null>();
+const shapes = createPartMemo<{ text: string; lines: string[]; distinct: Set<string> } | null>();
 
 function resultShape(
+  message: Message,
+  partIndex: number,
   result: ToolResultPart,
 ): { text: string; lines: string[]; distinct: Set<string> } | undefined {
-  const known = shapes.get(result);
-  if (known !== undefined) return known ?? undefined;
-  const text = resultText(result);
-  let shape: { text: string; lines: string[]; distinct: Set<string> } | null = null;
-  if (text !== undefined) {
+  const shape = shapes.get(message, partIndex, result, () => {
+    const text = resultText(result);
+    if (text === undefined) return null;
     const lines = text.split('\n');
     const distinct = new Set(lines.map((line) => line.trimEnd()).filter((line) => line.length > 0));
-    shape = { text, lines, distinct };
-  }
-  shapes.set(result, shape);
+    return { text, lines, distinct };
+  });
   return shape ?? undefined;
 }
 

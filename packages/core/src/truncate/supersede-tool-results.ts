@@ -1,12 +1,14 @@
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message, ToolCallPart, ToolResultPart } from '../message/message';
+import { createPartMemo } from '../message/part-memo';
+import { createSequenceMemo } from '../message/sequence-memo';
 import type { RecallMarks } from '../recall/recall-marks';
 import { refAnnotation } from '../recall/recall-ref';
 import { defaultToolMapping } from '../structure/default-tool-mapping';
 import type { ToolEffect, ToolMapping } from '../structure/tool-effect';
 import { supersededNote, type ToolEvent, toolEffectState } from '../structure/tool-effect-state';
-import { salientIdentifiers } from '../summarize/salient-identifiers';
 import { canonicalJson } from './canonical-json';
+import { identifiersNotIn, resultText } from './identifiers-not-in';
 import { PartReplacements, withNoteContent } from './replace-parts';
 import type { TruncationRecord } from './truncation-record';
 import type { TruncationResult } from './truncation-result';
@@ -118,21 +120,93 @@ export function supersedeToolResults(
       message: 'expected a function (call) => ToolEffect[], or false',
     });
   }
-  const keyOf = targetKey ?? defaultTargetKey;
+  const key = `${functionId(toolMapping)}|${functionId(targetKey)}|${minChars}|${before}|${supersede}|${dedupe}`;
+  const items = analyses.get(messages, key, () =>
+    analyze(messages, { toolMapping, targetKey, minChars, before, supersede, dedupe }),
+  );
+  const replacements = new PartReplacements();
+  const records: TruncationRecord[] = [];
+  for (const { messageIndex, partIndex, kind, note: bare, chars } of items) {
+    const result = (messages[messageIndex]!.content as ToolResultPart[])[partIndex]!;
+    const ref = marks === undefined || !hasText(result) ? undefined : marks.toolResult(result, 0);
+    const note = ref === undefined ? bare : `${bare} ${refAnnotation(ref)}`;
+    replacements.set(messageIndex, partIndex, withNoteContent(result, note));
+    records.push({
+      kind,
+      messageIndex,
+      toolName: result.toolName,
+      toolCallId: result.toolCallId,
+      charsBefore: chars,
+      charsAfter: note.length,
+    });
+  }
+  return { messages: replacements.apply(messages), records };
+}
+
+/** A result to replace, and with what (before its reference is added). */
+interface Replacement {
+  messageIndex: number;
+  partIndex: number;
+  kind: 'superseded' | 'duplicate';
+  note: string;
+  chars: number;
+}
+
+/**
+ * The replacements of a list, remembered by content: a request whose messages hold what an earlier
+ * one held (the same level of the same history, a fresh copy of it) finds them again.
+ */
+const analyses = createSequenceMemo<Replacement[]>();
+
+const functionIds = new WeakMap<object, number>();
+let nextFunctionId = 1;
+
+function functionId(value: unknown): number {
+  if (typeof value !== 'function') return 0;
+  let id = functionIds.get(value);
+  if (id === undefined) {
+    id = nextFunctionId++;
+    functionIds.set(value, id);
+  }
+  return id;
+}
+
+/** Which results of `messages` are stale, superseded or duplicates, and their notes. */
+function analyze(
+  messages: readonly Message[],
+  {
+    toolMapping,
+    targetKey,
+    minChars,
+    before,
+    supersede,
+    dedupe,
+  }: Required<Pick<SupersedeToolResultsOptions, 'minChars' | 'before' | 'supersede' | 'dedupe'>> & {
+    toolMapping: ToolMapping | false;
+    targetKey: ((call: ToolCallPart) => string | undefined) | undefined;
+  },
+): Replacement[] {
   const sameTargetWords = targetKey === undefined ? 'with the same arguments' : 'on the same target';
 
-  const calls = new Map<string, ToolCallPart>();
+  // One pass over the parts; what each part's content gives (its target, effects, dedupe key) is
+  // remembered by content, so a fresh copy of an unchanged request derives nothing again.
+  const calls = new Map<string, { call: ToolCallPart; facts: PartFacts }>();
   const callMessage = new Map<string, number>();
-  const results: { messageIndex: number; partIndex: number; result: ToolResultPart }[] = [];
-  messages.forEach((message, messageIndex) => {
-    if (message == null || !Array.isArray(message.content)) return;
-    message.content.forEach((part, partIndex) => {
+  const results: { messageIndex: number; partIndex: number; result: ToolResultPart; facts: PartFacts }[] = [];
+  for (let messageIndex = 0; messageIndex < messages.length; messageIndex++) {
+    const message = messages[messageIndex];
+    if (message == null || !Array.isArray(message.content)) continue;
+    const content = message.content;
+    for (let partIndex = 0; partIndex < content.length; partIndex++) {
+      const part = content[partIndex];
       if (part?.type === 'tool-call') {
-        calls.set(part.toolCallId, part);
+        calls.set(part.toolCallId, { call: part, facts: factsOf(message, partIndex, part) });
         callMessage.set(part.toolCallId, messageIndex);
-      } else if (part?.type === 'tool-result') results.push({ messageIndex, partIndex, result: part });
-    });
-  });
+      } else if (part?.type === 'tool-result') {
+        results.push({ messageIndex, partIndex, result: part, facts: factsOf(message, partIndex, part) });
+      }
+    }
+  }
 
   // Superseded: walk newest first, so each result knows whether a later call hit its target or
   // made what it shows stale.
@@ -146,9 +220,10 @@ export function supersedeToolResults(
   const later = toolEffectState();
   for (let rank = results.length - 1; rank >= 0; rank--) {
     const { messageIndex, result } = results[rank]!;
-    const call = supersede ? calls.get(result.toolCallId) : undefined;
-    const target = call === undefined ? undefined : targetOf(result.toolName, call, keyOf);
-    const effects = call === undefined || toolMapping === false ? [] : mappedEffects(call, toolMapping);
+    const known = supersede ? calls.get(result.toolCallId) : undefined;
+    const call = known?.call;
+    const target = known === undefined ? undefined : targetOf(result.toolName, known, targetKey);
+    const effects = known === undefined || toolMapping === false ? [] : mappedEffects(known, toolMapping);
     const step = callMessage.get(result.toolCallId) ?? messageIndex;
     if (messageIndex < before && effects.length > 0) {
       const staleBy: ToolEvent[] = [];
@@ -177,125 +252,88 @@ export function supersedeToolResults(
   // Duplicates: walk oldest first, so each result knows the earliest identical copy.
   const earliest = new Map<string, string>();
   const duplicateOf = new Map<number, string>();
-  results.forEach(({ messageIndex, result }, rank) => {
-    const key = dedupe && !superseded.has(rank) ? dedupeKey(result) : undefined;
+  results.forEach(({ messageIndex, result, facts }, rank) => {
+    const key = dedupe && !superseded.has(rank) ? dedupeKey(result, facts) : undefined;
     if (key === undefined) return;
     const first = earliest.get(key);
     if (first === undefined) earliest.set(key, result.toolCallId);
     else if (messageIndex < before) duplicateOf.set(rank, first);
   });
 
-  const replacements = new PartReplacements();
-  const records: TruncationRecord[] = [];
-  results.forEach(({ messageIndex, partIndex, result }, rank) => {
-    const chars = contentChars(result);
-    let note: string | undefined;
-    let kind: 'superseded' | 'duplicate' | undefined;
+  const items: Replacement[] = [];
+  results.forEach(({ messageIndex, partIndex, result, facts }, rank) => {
+    if (!superseded.has(rank) && !duplicateOf.has(rank)) return;
+    facts.chars ??= contentChars(result);
+    const chars = facts.chars;
+    if (chars < minChars) return;
     const stale = staleNotes.get(rank);
-    if (chars >= minChars && stale !== undefined && stale.length < chars) {
+    if (stale !== undefined && stale.length < chars) {
       // A stale note names paths and calls: used only where it is shorter than what it replaces.
-      kind = 'superseded';
-      note = stale;
-    } else if (chars >= minChars && sameTarget.has(rank)) {
-      kind = 'superseded';
+      items.push({ messageIndex, partIndex, kind: 'superseded', note: stale, chars });
+    } else if (sameTarget.has(rank)) {
       const newer = newerResult.get(rank);
       const gone = identifiersNotIn(result, newer === undefined ? '' : resultText(newer));
-      note = `[superseded: ${result.toolName} was called again ${sameTargetWords} later; see the newer result${gone.length > 0 ? `; this earlier one also mentioned ${gone.join(', ')}` : ''}]`;
-    } else if (chars >= minChars && duplicateOf.has(rank)) {
-      kind = 'duplicate';
-      note = `[duplicate: identical to the earlier ${result.toolName} result of call ${duplicateOf.get(rank)}]`;
-    }
-    if (kind !== undefined && note !== undefined) {
-      const ref = marks === undefined || !hasText(result) ? undefined : marks.toolResult(result, 0);
-      if (ref !== undefined) note = `${note} ${refAnnotation(ref)}`;
-      replacements.set(messageIndex, partIndex, withNoteContent(result, note));
-      records.push({
-        kind,
-        messageIndex,
-        toolName: result.toolName,
-        toolCallId: result.toolCallId,
-        charsBefore: chars,
-        charsAfter: note.length,
-      });
+      const note = `[superseded: ${result.toolName} was called again ${sameTargetWords} later; see the newer result${gone.length > 0 ? `; this earlier one also mentioned ${gone.join(', ')}` : ''}]`;
+      items.push({ messageIndex, partIndex, kind: 'superseded', note, chars });
+    } else if (duplicateOf.has(rank)) {
+      const note = `[duplicate: identical to the earlier ${result.toolName} result of call ${duplicateOf.get(rank)}]`;
+      items.push({ messageIndex, partIndex, kind: 'duplicate', note, chars });
     }
   });
-
-  return { messages: replacements.apply(messages), records };
+  return items;
 }
 
-/** The most characters the identifiers only an earlier result mentioned may take in its note. */
-const GONE_IDENTIFIER_CHARS = 160;
-
-/** A result's text parts, joined. */
-function resultText(result: ToolResultPart): string {
-  if (typeof result.content === 'string') return result.content;
-  if (!Array.isArray(result.content)) return '';
-  return result.content
-    .map((part) => (part?.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .join('\n');
+/** What one part's content gives, derived once per content (see `createPartMemo`). */
+interface PartFacts {
+  /** A call's input as canonical JSON (`null`: none). */
+  canonical?: string | null;
+  /** A call's effects, by mapping. */
+  effects?: Map<ToolMapping, readonly ToolEffect[]>;
+  /** A result's tool name and text (`null`: not a candidate for dedupe). */
+  dedupe?: string | null;
+  /** A result's {@link contentChars}. */
+  chars?: number;
 }
 
-/**
- * The identifiers (see `salientIdentifiers`) `result` mentioned that `newer` does not: what a
- * same-target note would otherwise lose without a trace (a rerun command's earlier request id).
- */
-function identifiersNotIn(result: ToolResultPart, newer: string): string[] {
-  const found = salientIdentifiers(resultText(result), { maxCount: 64, maxChars: 4_000 });
-  const gone: string[] = [];
-  let chars = 0;
-  for (const identifier of found) {
-    if (newer.includes(identifier)) continue;
-    const cost = identifier.length + (gone.length > 0 ? 2 : 0);
-    if (chars + cost > GONE_IDENTIFIER_CHARS) continue;
-    gone.push(identifier);
-    chars += cost;
-  }
-  return gone;
+const partFacts = createPartMemo<PartFacts>();
+
+function factsOf(message: Message, partIndex: number, part: object): PartFacts {
+  return partFacts.get(message, partIndex, part, () => ({}));
 }
 
 /** The tool name and the call's target key, or `undefined` when the call has no key (or the key function threw). */
 function targetOf(
   toolName: string,
-  call: ToolCallPart,
-  keyOf: (call: ToolCallPart) => string | undefined,
+  { call, facts }: { call: ToolCallPart; facts: PartFacts },
+  targetKey: ((call: ToolCallPart) => string | undefined) | undefined,
 ): string | undefined {
   try {
-    const key = keyOf(call);
+    let key: string | undefined;
+    if (targetKey === undefined) {
+      // The default: the canonical JSON of the input, remembered by content.
+      if (facts.canonical === undefined) facts.canonical = canonicalJson(call.input) ?? null;
+      key = facts.canonical ?? undefined;
+    } else key = targetKey(call);
     return typeof key === 'string' ? `${toolName}\u0000${key}` : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The canonical JSON of a call's input, remembered per call object. */
-const canonicalInputs = new WeakMap<ToolCallPart, string | null>();
-
-function defaultTargetKey(call: ToolCallPart): string | undefined {
-  let key = canonicalInputs.get(call);
-  if (key === undefined) {
-    key = canonicalJson(call.input) ?? null;
-    canonicalInputs.set(call, key);
-  }
-  return key ?? undefined;
-}
-
 /**
- * Effects per mapping and call object: a request carries the same call objects call after call,
- * and a mapping is a pure function of the call (like every per-object memo here, this assumes
- * messages are replaced, not edited in place).
+ * Effects per mapping and call content: a request carries the same calls request after request,
+ * and a mapping is a pure function of the call (like every memo here, this assumes messages are
+ * replaced, not edited in place).
  */
-const effectsByMapping = new WeakMap<ToolMapping, WeakMap<ToolCallPart, readonly ToolEffect[]>>();
-
-function mappedEffects(call: ToolCallPart, toolMapping: ToolMapping): readonly ToolEffect[] {
-  let byCall = effectsByMapping.get(toolMapping);
-  if (byCall === undefined) {
-    byCall = new WeakMap();
-    effectsByMapping.set(toolMapping, byCall);
-  }
-  let effects = byCall.get(call);
+function mappedEffects(
+  { call, facts }: { call: ToolCallPart; facts: PartFacts },
+  toolMapping: ToolMapping,
+): readonly ToolEffect[] {
+  facts.effects ??= new Map();
+  let effects = facts.effects.get(toolMapping);
   if (effects === undefined) {
     effects = effectsOf(call, toolMapping);
-    byCall.set(call, effects);
+    facts.effects.set(toolMapping, effects);
   }
   return effects;
 }
@@ -321,21 +359,16 @@ function isEffect(effect: unknown): effect is ToolEffect {
   );
 }
 
-/** The text compared for duplicates: the whole content when it is text only, else `undefined`. */
 /**
- * The tool name and text a duplicate is found by, remembered per result object: the same string
- * object call after call, so the map hashes a long result once, not on every request.
+ * The tool name and text a duplicate is found by, remembered by content: the same string object
+ * request after request, so the map hashes a long result once, not on every request.
  */
-const dedupeKeys = new WeakMap<ToolResultPart, string | null>();
-
-function dedupeKey(result: ToolResultPart): string | undefined {
-  let key = dedupeKeys.get(result);
-  if (key === undefined) {
+function dedupeKey(result: ToolResultPart, facts: PartFacts): string | undefined {
+  if (facts.dedupe === undefined) {
     const text = dedupeText(result);
-    key = text === undefined ? null : `${result.toolName}\u0000${text}`;
-    dedupeKeys.set(result, key);
+    facts.dedupe = text === undefined ? null : `${result.toolName}\u0000${text}`;
   }
-  return key ?? undefined;
+  return facts.dedupe ?? undefined;
 }
 
 function dedupeText(result: ToolResultPart): string | undefined {

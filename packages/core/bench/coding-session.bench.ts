@@ -1,0 +1,189 @@
+/**
+ * `createCompactor().prepare` on a coding-agent session where every stage acts on every request:
+ * the agent reads the same files again and again (reads of about 5.4 KB; edits, listings, greps and
+ * test runs between them), and the history stays over the thresholds, so each request runs the
+ * request-time reductions (supersede, cluster, previews, stubs, folds) over it — with a stored
+ * summary of the oldest 30% applied first, and without one. Messages are fresh objects (a server
+ * deserializes every request: `JSON.parse`, untimed) or the same objects again ("reused").
+ *
+ * Goal (issue 26): linear growth, the per-message cost at 10,000 and 50,000 messages at most 1.5×
+ * the per-message cost at 500 (CPU time), against `JSON.parse` / `JSON.stringify` of the same
+ * messages measured in the same run.
+ *
+ * Run alone: `pnpm tsx bench/coding-session.bench.ts` (from packages/core); `BENCH_SIZES=500,2000`
+ * for some sizes only.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { createCompactor } from '../src/compact/create-compactor.ts';
+import type { Message } from '../src/message/message.ts';
+import { codingSession } from '../test/coding-session.ts';
+import { growthGoals } from './shared/growth.ts';
+import { benchSizes, isMainModule, median, printTable, verdict } from './shared/measure.ts';
+
+const SIZES = benchSizes([100, 500, 2_000, 10_000, 50_000]);
+const GROWTH_GOAL = 1.5;
+/** Lines of each file (about 60 characters a line): whole reads of about 5.4 KB. */
+const FILE_LINES = 90;
+
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
+
+interface Row {
+  size: number;
+  megabytes: number;
+  parse: number;
+  stringify: number;
+  freshSummary: number;
+  freshReducing: number;
+  reusedSummary: number;
+}
+
+type Measured = Exclude<keyof Row, 'size' | 'megabytes'>;
+
+/** About `size` messages of a coding session (cut after a tool result or an answer). */
+export function codingMessages(size: number): Message[] {
+  let turns = Math.ceil(size / 5);
+  for (;;) {
+    const { messages } = codingSession({ seed: 26, turns, fileLines: FILE_LINES });
+    if (messages.length >= size) {
+      let end = size;
+      while (end > 1 && messages[end - 1]!.role === 'assistant') end--;
+      return messages.slice(0, end);
+    }
+    turns = Math.ceil(turns * 1.2);
+  }
+}
+
+async function measure(size: number): Promise<{ wall: Row; cpu: Row }> {
+  const rounds = size >= 50_000 ? 5 : size >= 10_000 ? 11 : 31;
+  const messages = codingMessages(size);
+  const body = JSON.stringify(messages);
+  const fresh = () => JSON.parse(body) as Message[];
+  const tokens = createCompactor({ contextWindow: 100_000_000 }).estimator.countMessages(messages);
+  // Over the thresholds with the summary applied: the reductions act on every request.
+  const summarized = createCompactor({ contextWindow: Math.ceil(tokens / 1.5) });
+  const covered = messages.slice(0, Math.floor(messages.length * 0.3));
+  if ((await summarized.compact(covered, { conversationId: 'summary' })) === undefined)
+    throw new Error('no summary was made');
+  const expect = (actions: readonly string[], wanted: readonly string[]) => {
+    for (const action of wanted)
+      if (!actions.includes(action)) throw new Error(`expected ${action}, got ${actions.join(', ')}`);
+  };
+  const withSummary = ['apply-summary', 'supersede-tool-results'];
+  expect((await summarized.prepare(messages, { conversationId: 'summary' })).actions, withSummary);
+  // No summary: the reductions alone bring it under the window.
+  const reducing = createCompactor({ contextWindow: Math.ceil(tokens / 2) });
+  const withoutSummary = ['supersede-tool-results'];
+  expect((await reducing.prepare(messages, { conversationId: 'reducing' })).actions, withoutSummary);
+
+  const cases: { name: Measured; input: () => unknown; work: (input: never) => unknown }[] = [
+    { name: 'parse', input: () => body, work: (input: string) => JSON.parse(input) },
+    { name: 'stringify', input: () => messages, work: (input: Message[]) => JSON.stringify(input) },
+    {
+      name: 'freshSummary',
+      input: fresh,
+      work: async (input: Message[]) =>
+        expect((await summarized.prepare(input, { conversationId: 'summary' })).actions, withSummary),
+    },
+    {
+      name: 'freshReducing',
+      input: fresh,
+      work: async (input: Message[]) =>
+        expect((await reducing.prepare(input, { conversationId: 'reducing' })).actions, withoutSummary),
+    },
+    {
+      name: 'reusedSummary',
+      input: () => messages,
+      work: (input: Message[]) => summarized.prepare(input, { conversationId: 'summary' }),
+    },
+  ];
+  const wall = new Map<Measured, number[]>();
+  const cpu = new Map<Measured, number[]>();
+  for (let round = -2; round < rounds; round++) {
+    for (const { name, input, work } of cases) {
+      const value = input() as never;
+      collect({ type: 'major' });
+      const cpuStart = process.cpuUsage();
+      const start = performance.now();
+      await work(value);
+      const elapsed = performance.now() - start;
+      const used = process.cpuUsage(cpuStart);
+      if (round < 0) continue;
+      wall.set(name, [...(wall.get(name) ?? []), elapsed]);
+      cpu.set(name, [...(cpu.get(name) ?? []), (used.user + used.system) / 1000]);
+    }
+  }
+  const row = (samples: Map<Measured, number[]>): Row => {
+    const result = (name: Measured) => median(samples.get(name)!);
+    return {
+      size: messages.length,
+      megabytes: body.length / 1e6,
+      parse: result('parse'),
+      stringify: result('stringify'),
+      freshSummary: result('freshSummary'),
+      freshReducing: result('freshReducing'),
+      reusedSummary: result('reusedSummary'),
+    };
+  };
+  return { wall: row(wall), cpu: row(cpu) };
+}
+
+function printRows(results: readonly Row[]): void {
+  const ms = (milliseconds: number) => `${milliseconds.toFixed(3)} ms`;
+  const cell = (milliseconds: number, row: Row) =>
+    `${ms(milliseconds)} (${(milliseconds / row.stringify).toFixed(2)}× / ${(milliseconds / row.parse).toFixed(2)}×)`;
+  printTable([
+    [
+      'messages',
+      'MB',
+      'JSON.parse',
+      'JSON.stringify',
+      'fresh, summary',
+      'fresh, no summary',
+      'reused, summary',
+    ],
+    ...results.map((row) => [
+      String(row.size),
+      row.megabytes.toFixed(1),
+      ms(row.parse),
+      ms(row.stringify),
+      cell(row.freshSummary, row),
+      cell(row.freshReducing, row),
+      cell(row.reusedSummary, row),
+    ]),
+  ]);
+}
+
+export async function run(): Promise<void> {
+  console.log('\n## prepare() on a coding session, every stage acting on every request\n');
+  const measured: { wall: Row; cpu: Row }[] = [];
+  for (const size of SIZES) measured.push(await measure(size));
+  console.log('Wall-clock time:');
+  printRows(measured.map(({ wall }) => wall));
+  console.log('\nCPU time of the process:');
+  printRows(measured.map(({ cpu }) => cpu));
+  console.log(
+    '\n(a× / b×) = ratio to JSON.stringify of the messages / to JSON.parse of the request body, same run.\nMedian of 31 interleaved rounds (11 at 10,000, 5 at 50,000), each call after a full GC.',
+  );
+  const goals = (rows: readonly Row[]) =>
+    growthGoals(rows, {
+      cases: { freshSummary: 'fresh, summary', freshReducing: 'fresh, no summary' },
+      goal: GROWTH_GOAL,
+    });
+  const wallGoals = goals(measured.map(({ wall }) => wall));
+  const cpuGoals = goals(measured.map(({ cpu }) => cpu));
+  console.log('\nGoals (coding session, fresh objects):');
+  printTable([
+    ['goal', 'wall-clock', 'verdict', 'CPU time', 'verdict'],
+    ...cpuGoals.map((goal, index) => [
+      goal.name,
+      wallGoals[index]!.measured,
+      verdict(wallGoals[index]!.passed),
+      goal.measured,
+      verdict(goal.passed),
+    ]),
+  ]);
+}
+
+if (isMainModule(import.meta.url)) await run();

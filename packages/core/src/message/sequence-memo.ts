@@ -1,0 +1,56 @@
+import { LRUCache } from 'lru-cache';
+import { contentMemo } from './content-memo';
+import type { Message } from './message';
+
+/**
+ * A memo of what is derived from a whole list of messages, by content: an entry is found again when
+ * every message holds the content it held (the same content memo, which `recognizeMessages` gives a
+ * fresh deserialized copy of an unchanged message) or is the same object. Checking costs one
+ * lookup per message; nothing is reread or hashed.
+ */
+export interface SequenceMemo<Value> {
+  /** The value for `messages` under `key` (what else it depends on), computed when not known. */
+  get(messages: readonly Message[], key: string, compute: () => Value): Value;
+}
+
+/** A new {@link SequenceMemo} remembering `max` lists (the least recently used forgotten first). */
+export function createSequenceMemo<Value extends object>({
+  max = 64,
+}: {
+  max?: number;
+} = {}): SequenceMemo<Value> {
+  const entries = new LRUCache<string, { ids: number[]; value: Value }>({ max });
+  return {
+    get(messages, key, compute) {
+      const ids = new Array<number>(messages.length);
+      for (let index = 0; index < messages.length; index++) ids[index] = contentId(messages[index]!);
+      const slot = `${key}\u0000${messages.length}`;
+      const known = entries.get(slot);
+      if (known !== undefined && sameIds(known.ids, ids)) return known.value;
+      const value = compute();
+      entries.set(slot, { ids, value });
+      return value;
+    },
+  };
+}
+
+const ids = new WeakMap<object, number>();
+let nextId = 1;
+
+/** A number for the message's content: its content memo's, else the object's own. */
+function contentId(message: Message): number {
+  if (typeof message !== 'object' || message === null) return 0;
+  const key: object = contentMemo(message) ?? message;
+  let id = ids.get(key);
+  if (id === undefined) {
+    id = nextId++;
+    ids.set(key, id);
+  }
+  return id;
+}
+
+function sameIds(first: readonly number[], second: readonly number[]): boolean {
+  if (first.length !== second.length) return false;
+  for (let index = first.length - 1; index >= 0; index--) if (first[index] !== second[index]) return false;
+  return true;
+}
