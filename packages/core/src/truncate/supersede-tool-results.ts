@@ -10,6 +10,7 @@ import { supersededNote, type ToolEvent, toolEffectState } from '../structure/to
 import { canonicalJson } from './canonical-json';
 import { identifiersNotIn, resultText } from './identifiers-not-in';
 import { PartReplacements, withNoteContent } from './replace-parts';
+import { toolResultChars } from './tool-result-chars';
 import type { TruncationRecord } from './truncation-record';
 import type { TruncationResult } from './truncation-result';
 
@@ -263,7 +264,7 @@ function analyze(
   const items: Replacement[] = [];
   results.forEach(({ messageIndex, partIndex, result, facts }, rank) => {
     if (!superseded.has(rank) && !duplicateOf.has(rank)) return;
-    facts.chars ??= contentChars(result);
+    facts.chars ??= toolResultChars(result);
     const chars = facts.chars;
     if (chars < minChars) return;
     const stale = staleNotes.get(rank);
@@ -291,7 +292,7 @@ interface PartFacts {
   effects?: Map<ToolMapping, readonly ToolEffect[]>;
   /** A result's tool name and text (`null`: not a candidate for dedupe). */
   dedupe?: string | null;
-  /** A result's {@link contentChars}. */
+  /** A result's {@link toolResultChars}. */
   chars?: number;
 }
 
@@ -385,20 +386,4 @@ function dedupeText(result: ToolResultPart): string | undefined {
 function hasText(result: ToolResultPart): boolean {
   if (typeof result.content === 'string') return true;
   return Array.isArray(result.content) && result.content.some((part) => part?.type === 'text');
-}
-
-/** Text characters + inline data length + opaque text: what replacing the content saves. */
-function contentChars(result: ToolResultPart): number {
-  if (typeof result.content === 'string') return result.content.length;
-  if (!Array.isArray(result.content)) return 0;
-  let chars = 0;
-  for (const part of result.content) {
-    if (part?.type === 'text') chars += typeof part.text === 'string' ? part.text.length : 0;
-    else if (part?.type === 'image' || part?.type === 'file') {
-      if (typeof part.data === 'string') chars += part.data.length;
-      else if (part.data != null) chars += part.data.byteLength;
-      else if (typeof part.url === 'string') chars += part.url.length;
-    } else if (part?.type === 'opaque' && typeof part.text === 'string') chars += part.text.length;
-  }
-  return chars;
 }
