@@ -87,7 +87,7 @@ export function conversationCount(messages: readonly Message[]): number {
 }
 
 /** Blocks of the user's words by span content (see `createSequenceMemo`). */
-const userWordsBlocks = createSequenceMemo<UserWordsBlock>({ max: 256 });
+const userWordsBlocks = createSequenceMemo<UserWordsBlock>();
 const scopeIds = new WeakMap<object, number>();
 let nextScopeId = 1;
 
