@@ -11,8 +11,9 @@ import { runCompaction } from './run-compaction';
 
 /**
  * `Compactor.compact`: summarizes what is older than the protected window now, whatever the usage,
- * under the store's lease, and stores the new state. Joins a compaction already running for the
- * conversation instead of starting another.
+ * under the store's lease, and stores the new state. Joins another manual or request-time
+ * compaction already running for the conversation instead of starting one; waits for a background
+ * summary, then compacts (the background one may have found nothing due).
  */
 export async function compactNow(
   runtime: CompactorRuntime,
@@ -62,7 +63,9 @@ export async function compactNow(
   const running = flights.get(id);
   if (running) {
     await running.promise.catch(() => {});
-    return applicable(messages, (await shared.read(id)).state);
+    // Another manual or request-time compaction: its result is the answer. A background summary
+    // may have found nothing due (its own thresholds); the caller asked for one now, so go on.
+    if (running.kind === 'request') return applicable(messages, (await shared.read(id)).state);
   }
   const window = windows.windowFor(model ?? resolved.model, contextWindow, id);
   const overridden = withOverrides(resolved, model, provider);

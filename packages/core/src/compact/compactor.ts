@@ -164,7 +164,7 @@ export interface CompactOptions {
    * What the summary must keep in particular (e.g. "the failing test names and the file paths"),
    * added to the summarizer's instructions for this compaction only (see `withSummaryInstructions`;
    * a model summarizer receives them in `SummarizerInput.system`, the extractive one ignores them).
-   * Ignored when the call joins a compaction already running for the conversation. At most
+   * Ignored when the call joins a manual or request-time compaction already running. At most
    * `SUMMARY_INSTRUCTIONS_MAX_CHARS` (2,000) characters.
    * @default none: the summary prompt alone
    */
@@ -210,8 +210,8 @@ export interface Compactor {
   /**
    * Compacts now, whatever the usage (a "compact" button): summarizes what is older than the
    * protected window (never the current turn), stores and returns the new state (the current one
-   * when nothing is older). Joins a compaction already running for the conversation instead of
-   * starting another.
+   * when nothing is older). Joins another manual or request-time compaction already running for the
+   * conversation instead of starting one; waits for a background summary to end, then compacts.
    */
   compact(messages: readonly Message[], options?: CompactOptions): Promise<CompactionState | undefined>;
   /** The window the compactor uses for `model`: the options, the learned windows, the table. */
