@@ -61,6 +61,11 @@ export class LargeText {
     return this.pieces[0] ?? '';
   }
 
+  /** The pieces the text is held in, in order (one string once it was joined). */
+  parts(): readonly string[] {
+    return this.pieces;
+  }
+
   /** `JSON.stringify` writes the whole text. */
   toJSON(): string {
     return this.toString();

@@ -28,8 +28,10 @@ const LETTER_U = 0x75;
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 /** Keys whose long string values are read into large texts: the text of content blocks, resources and prompt messages. */
 const TEXT_KEY = 'text';
+/** The key under which every long string value (at any depth) is read into a large text. */
+const STRUCTURED_KEY = 'structuredContent';
 /** A completed string this long at most is remembered as the key of the value that may follow. */
-const MAX_KEY_CHARS = 16;
+const MAX_KEY_CHARS = 24;
 
 /**
  * Parses one long JSON line as it streams in, in pieces, without ever holding the whole line: every
@@ -52,7 +54,11 @@ export class LargeLineParser {
   private lastToken = '';
   /** The last string read, when short (the key of the value that may follow). */
   private lastString: string | undefined;
-  /** Whether the string being read is the value of a `"text"` key. */
+  /** The open objects and arrays: whether each is an array and whether it is a `structuredContent`. */
+  private readonly containers: { array: boolean; structured: boolean }[] = [];
+  /** Open containers at or under a `structuredContent` key. */
+  private structuredDepth = 0;
+  /** Whether the string being read is the value of a `"text"` key, or a value under `structuredContent`. */
   private isTextValue = false;
   /** The string being read, as written (while it is short or not a text value). */
   private raw: string[] = [];
@@ -86,6 +92,11 @@ export class LargeLineParser {
         if (quote === -1) return;
         this.inString = true;
         this.isTextValue = this.lastToken === ':' && this.lastString === TEXT_KEY;
+        if (!this.isTextValue && this.structuredDepth > 0) {
+          // A value (after `:`, or an array item), not a key.
+          const top = this.containers[this.containers.length - 1];
+          this.isTextValue = this.lastToken === ':' || (top?.array === true && this.lastToken !== '"');
+        }
         position = quote + 1;
         continue;
       }
@@ -131,12 +142,19 @@ export class LargeLineParser {
   /** Structure between strings: kept as is; its last token noted. */
   private outside(text: string, start: number, end: number): void {
     this.skeleton.push(text.slice(start, end));
-    for (let index = end - 1; index >= start; index--) {
+    for (let index = start; index < end; index++) {
       const code = text.charCodeAt(index);
-      if (!WHITESPACE.has(code)) {
-        this.lastToken = text[index] as string;
-        return;
+      if (WHITESPACE.has(code)) continue;
+      const token = text[index] as string;
+      if (token === '{' || token === '[') {
+        const structured =
+          this.structuredDepth > 0 || (this.lastToken === ':' && this.lastString === STRUCTURED_KEY);
+        this.containers.push({ array: token === '[', structured });
+        if (structured) this.structuredDepth++;
+      } else if (token === '}' || token === ']') {
+        if (this.containers.pop()?.structured === true) this.structuredDepth--;
       }
+      this.lastToken = token;
     }
   }
 

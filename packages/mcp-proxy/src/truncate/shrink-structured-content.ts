@@ -1,6 +1,8 @@
 import { truncateText } from '@spillway/core';
-import { LargeText } from '../large-text/large-text';
+import { LargeText, type TextValue } from '../large-text/large-text';
 import { countTextTokens } from './count-text-tokens';
+import { jsonText } from './json-text';
+import { truncateLargeText } from './truncate-large-text';
 
 /** Options of {@link shrinkStructuredContent}. */
 export interface ShrinkStructuredContentOptions {
@@ -21,8 +23,8 @@ export interface ShrinkStructuredContentResult {
   readonly value: Record<string, unknown> | undefined;
   /** One line per shortened string or cut array, e.g. `$.entities: kept 12 of 4000 items`. */
   readonly notes: readonly string[];
-  /** The serialized original (for paging). */
-  readonly json: string;
+  /** The serialized original (for paging): a large text when the value holds one (never joined). */
+  readonly json: TextValue;
   /** Estimated tokens of the serialized original. */
   readonly tokenCount: number;
 }
@@ -41,7 +43,7 @@ export function shrinkStructuredContent(
   value: Record<string, unknown>,
   { maxTokens, headRatio = 0.5, accept = () => true }: ShrinkStructuredContentOptions,
 ): ShrinkStructuredContentResult {
-  const json = JSON.stringify(value) ?? '';
+  const json = jsonText(value);
   const tokenCount = countTextTokens(json);
   if (tokenCount <= maxTokens || !Number.isFinite(maxTokens)) return { value, notes: [], json, tokenCount };
   const budgetChars = Math.max(
@@ -71,8 +73,13 @@ interface Limits {
 }
 
 function shrink(input: unknown, path: string, limits: Limits, notes: string[]): unknown {
-  // A `text` member read from the upstream in pieces is a string here.
-  const value = LargeText.isInstance(input) ? input.toString() : input;
+  // A long string read from the upstream in pieces is cut without being joined.
+  if (LargeText.isInstance(input)) {
+    if (input.length <= limits.maxStringChars) return input.toString();
+    notes.push(`${path}: kept ${limits.maxStringChars} of ${input.length} characters`);
+    return truncateLargeText(input, { maxChars: limits.maxStringChars, headRatio: limits.headRatio });
+  }
+  const value = input;
   if (typeof value === 'string') {
     if (value.length <= limits.maxStringChars) return value;
     notes.push(`${path}: kept ${limits.maxStringChars} of ${value.length} characters`);
