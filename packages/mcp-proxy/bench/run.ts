@@ -99,15 +99,22 @@ interface LatencyRow {
   label: string;
   direct: number[];
   proxy: number[];
+  /** Per round: the proxy's p50 less the direct p50 of the calls made side by side in that round. */
+  roundAdded: number[];
   /** Proxy CPU time per call, in ms (process ticks over the calls). */
   proxyCpu: number | undefined;
 }
 
+/**
+ * `rounds` rounds, each of `perRound` direct calls and `perRound` proxied ones back to back (which
+ * goes first alternates), after `warmup` calls on each side: machine noise hits both sides of a
+ * round alike, and the median of the rounds' added p50 is robust to the rounds a burst spoils.
+ */
 async function measureLatency(
   label: string,
   name: string,
   args: Record<string, unknown>,
-  { warmup, calls }: { warmup: number; calls: number },
+  { warmup, rounds, perRound }: { warmup: number; rounds: number; perRound: number },
 ): Promise<LatencyRow> {
   // Fresh connections per case, so that a case's results kept for recall do not weigh on the next.
   const anchor = await direct();
@@ -116,53 +123,67 @@ async function measureLatency(
   await timeCalls(subject.client, name, args, warmup);
   const directTimes: number[] = [];
   const proxiedTimes: number[] = [];
-  const rounds = Math.min(5, calls);
+  const roundAdded: number[] = [];
   const pid = subject.transport.pid as number;
   let cpu = 0;
   for (let round = 0; round < rounds; round++) {
-    directTimes.push(...(await timeCalls(anchor.client, name, args, Math.ceil(calls / rounds))));
-    const before = cpuTime(pid);
-    proxiedTimes.push(...(await timeCalls(subject.client, name, args, Math.ceil(calls / rounds))));
-    cpu += cpuTime(pid) - before;
+    const timeProxied = async () => {
+      const before = cpuTime(pid);
+      const times = await timeCalls(subject.client, name, args, perRound);
+      cpu += cpuTime(pid) - before;
+      return times;
+    };
+    const directFirst = round % 2 === 0;
+    const first = directFirst ? await timeCalls(anchor.client, name, args, perRound) : await timeProxied();
+    const second = directFirst ? await timeProxied() : await timeCalls(anchor.client, name, args, perRound);
+    const [d, p] = directFirst ? [first, second] : [second, first];
+    directTimes.push(...d);
+    proxiedTimes.push(...p);
+    roundAdded.push(median(p) - median(d));
   }
   await anchor.client.close();
   await subject.client.close();
-  return { label, direct: directTimes, proxy: proxiedTimes, proxyCpu: cpu / proxiedTimes.length };
+  return {
+    label,
+    direct: directTimes,
+    proxy: proxiedTimes,
+    roundAdded,
+    proxyCpu: cpu / proxiedTimes.length,
+  };
 }
 
 const latencyRows: string[][] = [];
-const smallAdded: { p50: number; p95: number }[] = [];
+let smallRounds: number[] = [];
+let smallP95: number[] = [];
 let smallCpu: number[] = [];
+const SMALL = { warmup: 300, rounds: 40, perRound: 50 };
 if (runs('latency')) {
-  const REPETITIONS = 5;
+  const REPETITIONS = 3;
   for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
     const row = await measureLatency(
       `small result (echo), repetition ${repetition}`,
       'echo',
       { value: 'hi' },
-      {
-        warmup: 100,
-        calls: 1000,
-      },
+      SMALL,
     );
-    smallAdded.push({
-      p50: median(row.proxy) - median(row.direct),
-      p95: percentile(row.proxy, 0.95) - percentile(row.direct, 0.95),
-    });
+    smallRounds = [...smallRounds, ...row.roundAdded];
+    smallP95 = [...smallP95, percentile(row.proxy, 0.95) - percentile(row.direct, 0.95)];
     smallCpu = [...smallCpu, row.proxyCpu ?? Number.NaN];
     latencyRows.push(format(row));
   }
   latencyRows.push(
-    format(await measureLatency('1 MB result', 'big', { chars: 1_000_000 }, { warmup: 3, calls: 40 })),
+    format(
+      await measureLatency('1 MB result', 'big', { chars: 1_000_000 }, { warmup: 3, rounds: 8, perRound: 5 }),
+    ),
   );
 }
 
-function format({ label, direct: d, proxy: p, proxyCpu }: LatencyRow): string[] {
+function format({ label, direct: d, proxy: p, roundAdded, proxyCpu }: LatencyRow): string[] {
   return [
-    `${label} (${d.length} calls each)`,
+    `${label} (${roundAdded.length} rounds, ${d.length} calls each side)`,
     ms(median(d)),
     ms(median(p)),
-    signed(median(p) - median(d)),
+    signed(median(roundAdded)),
     `${(median(p) / median(d)).toFixed(2)}×`,
     ms(percentile(d, 0.95)),
     ms(percentile(p, 0.95)),
@@ -296,7 +317,7 @@ if (runs('latency')) {
       'case',
       'direct p50',
       'proxy p50',
-      'added p50',
+      'added p50 (median of rounds)',
       'proxy/direct p50',
       'direct p95',
       'proxy p95',
@@ -306,12 +327,13 @@ if (runs('latency')) {
   );
   console.log(Array.from({ length: 9 }, () => '---').join(' | '));
   for (const row of latencyRows) console.log(row.join(' | '));
-  const added50 = smallAdded.map((added) => added.p50);
-  const added95 = smallAdded.map((added) => added.p95);
+  const added = median(smallRounds);
   console.log(
-    `\nsmall call, over ${smallAdded.length} repetitions: added p50 median ${signed(median(added50))} ` +
-      `(range ${signed(Math.min(...added50))} to ${signed(Math.max(...added50))}), goal ≤ +0.5 ms → ${verdict(median(added50) <= 0.5)}; ` +
-      `added p95 median ${signed(median(added95))}; proxy CPU per call median ${ms(median(smallCpu))}`,
+    `\nsmall call, added p50 = median over ${smallRounds.length} interleaved rounds (${SMALL.perRound} direct + ` +
+      `${SMALL.perRound} proxied calls each, after ${SMALL.warmup} warm-up calls a side) of the round's proxy p50 − direct p50: ` +
+      `${signed(added)} (spread: middle half ${signed(percentile(smallRounds, 0.25))} to ${signed(percentile(smallRounds, 0.75))}, ` +
+      `all ${signed(Math.min(...smallRounds))} to ${signed(Math.max(...smallRounds))}), goal ≤ +0.5 ms → ${verdict(added <= 0.5)}; ` +
+      `added p95 median ${signed(median(smallP95))}; proxy CPU per call median ${ms(median(smallCpu))}`,
   );
 }
 if (runs('memory')) console.log(`\n${memoryLines.join('\n')}`);

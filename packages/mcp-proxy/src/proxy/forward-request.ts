@@ -1,5 +1,12 @@
 import { ForwardedError } from '../errors/forwarded-error';
-import { ErrorCode, isMcpError, type RequestOptions, type Result, ResultSchema } from '../sdk/mcp-sdk';
+import {
+  ErrorCode,
+  ForwardedResultSchema,
+  isMcpError,
+  type RequestOptions,
+  type Result,
+  type ResultSchema,
+} from '../sdk/mcp-sdk';
 import { describeUpstream } from './connect-upstream';
 import type { AnyRequest, HandlerExtra, SessionState } from './session-state';
 import { checkUpstream } from './upstream-health';
@@ -37,7 +44,7 @@ export async function forwardRequest(
   try {
     const result = await target.request(
       { method: request.method, params: request.params } as never,
-      ResultSchema,
+      ForwardedResultSchema,
       {
         signal: extra.signal,
         timeout: requestTimeout,

@@ -6,11 +6,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Result } from '@modelcontextprotocol/sdk/types.js';
 import {
   CancelledNotificationSchema,
   InitializeRequestSchema,
   type JSONRPCMessage,
   McpError,
+  ResultSchema,
   type Notification as SdkNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -41,9 +43,9 @@ export {
   JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
   PingRequestSchema,
-  ResultSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
+export { ResultSchema };
 export { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 export { Client, McpError, Server };
 
@@ -139,3 +141,18 @@ export function dispatchByShape(protocol: Client | Server): void {
     _onerror.call(protocol, new Error(`Unknown message type: ${JSON.stringify(message)}`));
   };
 }
+
+/**
+ * The schema the proxy gives the SDK for a forwarded request's result: `ResultSchema` (an object,
+ * with a valid `_meta` if any), checked without its parse when there is no `_meta` (the parse then
+ * only copies the object, key by key, on every call). Accepts and rejects exactly what `ResultSchema`
+ * does; the SDK takes any schema with a zod-3-style `safeParse`.
+ */
+export const ForwardedResultSchema = {
+  safeParse(data: unknown): ReturnType<typeof ResultSchema.safeParse> {
+    if (data !== null && typeof data === 'object' && !Array.isArray(data) && !('_meta' in data)) {
+      return { success: true, data: data as Result };
+    }
+    return ResultSchema.safeParse(data);
+  },
+} as unknown as typeof ResultSchema;

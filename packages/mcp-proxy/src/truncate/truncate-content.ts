@@ -217,7 +217,7 @@ export function truncateContent(
     );
     if (!source.some((block) => textOf(block) !== undefined)) {
       const { text } = cutText(shrunk.json, shrunk.tokenCount, textBudget, budget, pageable, subject);
-      appended.push({ type: 'text', text });
+      appended.push({ type: 'text', text: text.toString() });
     }
   } else if (shrunk?.value !== undefined && shrunk.value !== structuredContent) {
     const ref = pageable?.put(shrunk.json, shrunk.tokenCount);
