@@ -169,7 +169,10 @@ function negotiate(transport: Transport, protocolVersion: string | undefined): (
   const send = transport.send.bind(transport);
   transport.send = (message, options) =>
     send(
-      protocolVersion !== undefined && isInitializeRequest(message)
+      // The method first: the SDK's guard is a schema parse, and this runs on every message sent.
+      protocolVersion !== undefined &&
+        (message as { method?: unknown }).method === 'initialize' &&
+        isInitializeRequest(message)
         ? ({ ...message, params: { ...message.params, protocolVersion } } as JSONRPCMessage)
         : message,
       options,

@@ -45,9 +45,8 @@ export {
   PingRequestSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-export { ResultSchema };
 export { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-export { Client, McpError, Server };
+export { Client, McpError, ResultSchema, Server };
 
 /**
  * Whether `error` is a JSON-RPC error the other side answered with (or the SDK's own timeout or

@@ -4,13 +4,24 @@ import type { LargeText } from '../large-text/large-text';
 /** How far past the kept characters `cutPoints` may look (its line window of 200, and a margin). */
 const CUT_POINT_REACH = 256;
 
+/** Options of {@link truncateLargeText}. */
+export interface TruncateLargeTextOptions {
+  /** The longest output allowed, in UTF-16 code units, marker included (an integer). */
+  maxChars: number;
+  /** The share (0 to 1) of the kept characters that goes to the head. */
+  headRatio: number;
+}
+
 /**
  * `@spillway/core`'s `truncateText(text.toString(), { maxChars, mode: 'head-tail', headRatio })` for a
  * large text, without joining it: the cut points depend only on the characters near them, so they
  * are found in the text's head and tail side by side, and only the kept parts are sliced. The output
  * is the same string (a property test compares them).
  */
-export function truncateLargeText(text: LargeText, { maxChars, headRatio }: { maxChars: number; headRatio: number }): string {
+export function truncateLargeText(
+  text: LargeText,
+  { maxChars, headRatio }: TruncateLargeTextOptions,
+): string {
   const total = text.length;
   if (maxChars <= 0) return '';
   if (total <= maxChars) return text.toString();
