@@ -242,7 +242,8 @@ if (runs('memory')) {
     memoryLines.push(
       `proxy peak memory, 50 MB file through server-filesystem (text twice: content + structuredContent, one 100 MB message): ` +
         `${file.resting.toFixed(0)} MB resting, peak ${file.peak.toFixed(0)} MB = ${((file.peak - file.resting) / 50).toFixed(2)}× the file ` +
-        `(${((file.peak - file.resting) / 100).toFixed(2)}× the message) above resting; call ${ms(file.elapsed)}`,
+        `(${((file.peak - file.resting) / 100).toFixed(2)}× the message) above resting, goal ≤ 2× the result (the message) → ` +
+        `${verdict((file.peak - file.resting) / 100 <= 2)}; call ${ms(file.elapsed)}`,
     );
   } finally {
     rmSync(directory, { recursive: true, force: true });

@@ -60,7 +60,46 @@ function escapedPieces(pieces: readonly string[]): string[] {
       carry = text.slice(-1);
       text = text.slice(0, -1);
     }
-    if (text !== '') escaped.push(JSON.stringify(text).slice(1, -1));
+    if (text !== '') escapeInto(text, escaped);
   }
   return escaped;
+}
+
+/** What `JSON.stringify` escapes in a string (and surrogates, escaped when lone). */
+const SPECIAL = /["\\\u0000-\u001f\ud800-\udfff]/g;
+/** Escapes per character from which a piece is escaped as one copy rather than kept as slices. */
+const MAX_ESCAPE_DENSITY = 1 / 64;
+
+/**
+ * `JSON.stringify(text).slice(1, -1)`, appended to `parts`: where escapes are rare, as slices of
+ * `text` (which share its memory) around the escaped characters, so that a large text's JSON costs
+ * little beyond the text itself; else as one escaped copy.
+ */
+function escapeInto(text: string, parts: string[]): void {
+  const matches = [...text.matchAll(SPECIAL)];
+  if (matches.length === 0) {
+    parts.push(text);
+    return;
+  }
+  if (matches.length > text.length * MAX_ESCAPE_DENSITY) {
+    parts.push(JSON.stringify(text).slice(1, -1));
+    return;
+  }
+  let position = 0;
+  for (const match of matches) {
+    const index = match.index;
+    if (index < position) continue;
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) continue; // a pair: written as is
+    } else if (code >= 0xdc00 && code <= 0xdfff) {
+      const previous = text.charCodeAt(index - 1);
+      if (index > 0 && previous >= 0xd800 && previous <= 0xdbff) continue;
+    }
+    if (index > position) parts.push(text.slice(position, index));
+    parts.push(JSON.stringify(text[index]).slice(1, -1));
+    position = index + 1;
+  }
+  if (position < text.length) parts.push(text.slice(position));
 }

@@ -46,7 +46,18 @@ describe('jsonText', () => {
   it('serializes a value holding large texts to the JSON of the same value (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.string({ unit: 'grapheme', maxLength: 200 }), { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.oneof(
+            fc.string({ unit: 'grapheme', maxLength: 200 }),
+            fc.string({ unit: 'binary', maxLength: 200 }),
+            fc
+              .array(fc.constantFrom('a', 'bcdefghijklmnopqrstuvwxyz', '"', '\\', '\n', '\ud83d', '\ude00'), {
+                maxLength: 300,
+              })
+              .map((parts) => parts.join('')),
+          ),
+          { minLength: 1, maxLength: 4 },
+        ),
         sizes,
         fc.jsonValue(),
         (texts, cuts, other) => {
