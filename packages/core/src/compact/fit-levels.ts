@@ -3,8 +3,9 @@ import { atLeastAs, type HistoryLevel, type RenderedHistory } from './history-le
 /**
  * The level of `levels` (least reduced first) a request takes: the one the conversation already
  * reached (`atLeast`) while it fits `room`; past it, the first that fits `lowRoom`, so the next step
- * is far off — or, when none gets that low, the deepest, so the step is as large as it can be made
- * (not a lower one that merely fits `room`: it would be passed again a few turns later).
+ * is far off — or, when none gets that low, the first that gets halfway there, else the deepest, so
+ * the step is as large as it can usefully be made (not a lower one that merely fits `room`: it would
+ * be passed again a few turns later).
  * Every candidate reduces at least as far as `atLeast`, zone by zone (the prefix never goes back and
  * forth). The structural stages save more than estimates count, so a level lower that already fits
  * is taken; references and notes can make a rendering a little larger than its estimate, so one
