@@ -20,6 +20,7 @@ export {
   type CompactToolOutcome,
   compactToolFailure,
   compactToolInputSchema,
+  compactToolInstructions,
   compactToolReport,
   parseCompactInput,
 } from './compact/compact-tool';

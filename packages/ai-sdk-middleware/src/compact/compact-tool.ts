@@ -6,6 +6,7 @@ import {
   type CompactToolInputSchema,
   compactToolFailure,
   compactToolInputSchema,
+  compactToolInstructions,
   compactToolReport,
   parseCompactInput,
 } from '@spillway/core';
@@ -82,14 +83,14 @@ export function compactTool(
       }
       const abortSignal = options?.abortSignal;
       const { conversationId, model, provider, contextWindow } = context.prepareOptions;
-      const instructions = [fixed?.trim(), parsed.instructions].filter(Boolean).join('\n');
+      const instructions = compactToolInstructions(fixed, parsed.instructions);
       try {
         const state = await compactor.compact(context.messages, {
           ...(conversationId === undefined ? {} : { conversationId }),
           ...(model === undefined ? {} : { model }),
           ...(provider === undefined ? {} : { provider }),
           ...(contextWindow === undefined ? {} : { contextWindow }),
-          ...(instructions === '' ? {} : { instructions }),
+          ...(instructions === undefined ? {} : { instructions }),
           ...(abortSignal === undefined ? {} : { abortSignal }),
           protectedRatio,
         });

@@ -8,6 +8,7 @@ import {
   COMPACT_TOOL_NAME,
   compactToolFailure,
   compactToolInputSchema,
+  compactToolInstructions,
   compactToolReport,
   parseCompactInput,
 } from './compact-tool';
@@ -115,5 +116,15 @@ describe('Compactor.compact with instructions', () => {
       expect(InvalidConfigError.isInstance(error)).toBe(true);
       expect(error.option).toBe('instructions');
     }
+  });
+
+  it("joins the tool's own instructions and the model's, a line each, or gives none", () => {
+    expect(compactToolInstructions(undefined, undefined)).toBeUndefined();
+    expect(compactToolInstructions('  ', undefined)).toBeUndefined();
+    expect(compactToolInstructions(' keep ticket ids ', undefined)).toBe('keep ticket ids');
+    expect(compactToolInstructions(undefined, 'keep the failing tests')).toBe('keep the failing tests');
+    expect(compactToolInstructions('keep ticket ids', 'keep the failing tests')).toBe(
+      'keep ticket ids\nkeep the failing tests',
+    );
   });
 });

@@ -74,6 +74,19 @@ export function parseCompactInput(input: unknown): CompactInput {
   return { ok: true, instructions: trimmed === '' ? undefined : trimmed };
 }
 
+/**
+ * The instructions one compaction through the tool runs with: those the tool was made with first,
+ * then the model's (see {@link parseCompactInput}), a line each; `undefined` when neither says
+ * anything.
+ */
+export function compactToolInstructions(
+  fixed: string | undefined,
+  fromModel: string | undefined,
+): string | undefined {
+  const joined = [fixed?.trim(), fromModel].filter(Boolean).join('\n');
+  return joined === '' ? undefined : joined;
+}
+
 function refuse(reason: string): CompactInput {
   return { ok: false, message: `${COMPACT_TOOL_NAME}: nothing was compacted: ${reason}.` };
 }

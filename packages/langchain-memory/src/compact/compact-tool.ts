@@ -5,6 +5,7 @@ import {
   COMPACT_TOOL_NAME,
   compactToolFailure,
   compactToolInputSchema,
+  compactToolInstructions,
   compactToolReport,
   parseCompactInput,
 } from '@spillway/core';
@@ -60,12 +61,12 @@ export function compactTool(
       }
       const threadId = runtime?.config?.configurable?.thread_id ?? runtime?.configurable?.thread_id;
       const signal = runtime?.config?.signal ?? runtime?.signal;
-      const instructions = [fixed?.trim(), parsed.instructions].filter(Boolean).join('\n');
+      const instructions = compactToolInstructions(fixed, parsed.instructions);
       try {
         const result = await compact({
           messages: messages as BaseMessage[],
           ...(typeof threadId === 'string' || typeof threadId === 'number' ? { threadId } : {}),
-          ...(instructions === '' ? {} : { instructions }),
+          ...(instructions === undefined ? {} : { instructions }),
           ...(signal === undefined ? {} : { signal }),
           protectedRatio,
         });
