@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { type ContentMemo, contentMemo, createContentMemo, setContentMemo } from '../message/content-memo';
 import type { Message } from '../message/message';
 import { sameContent } from '../message/same-content';
+import { scopeId } from './scope-id';
 
 /**
  * Characters of recent conversations remembered, in all (least recently used forgotten first). A
@@ -99,17 +100,6 @@ export function recognizeMessages(
 }
 
 const globalScope = {};
-const scopeIds = new WeakMap<object, number>();
-let nextScopeId = 0;
-
-function scopeId(scope: object): number {
-  let id = scopeIds.get(scope);
-  if (id === undefined) {
-    id = nextScopeId++;
-    scopeIds.set(scope, id);
-  }
-  return id;
-}
 
 /** About how many characters a value holds (strings, bytes, and a little per object). */
 function contentChars(value: unknown, depth: number): number {

@@ -9,6 +9,7 @@ import type { TruncationRecord } from '../truncate/truncation-record';
 import type { CompactionAction } from './compaction-action';
 import { assembleRequest, type ConversationLayout, type SummaryPlacement } from './compaction-layout';
 import { currentTurnStart } from './current-turn';
+import { scopeId } from './scope-id';
 import { type UserWordsBlock, userWordsBlock } from './user-words-block';
 
 /** What every draft of one request shares. */
@@ -88,17 +89,6 @@ export function conversationCount(messages: readonly Message[]): number {
 
 /** Blocks of the user's words by span content (see `createSequenceMemo`). */
 const userWordsBlocks = createSequenceMemo<UserWordsBlock>();
-const scopeIds = new WeakMap<object, number>();
-let nextScopeId = 1;
-
-function scopeId(scope: object): number {
-  let id = scopeIds.get(scope);
-  if (id === undefined) {
-    id = nextScopeId++;
-    scopeIds.set(scope, id);
-  }
-  return id;
-}
 
 /** The first draft of a request: the layout around the covered prefix, nothing reduced yet. */
 export function createDraft(
