@@ -24,8 +24,9 @@ export interface BackgroundSummaryOptions {
 }
 
 /**
- * Summarizes in the background when the next request, with every steady reduction that needs no
- * model taken, would be over the trigger (see `requestBudget`). Takes the store's lease when it has
+ * Summarizes in the background when the next request, with every reduction that needs no model
+ * taken (every tool result of the history cleared, every finished turn folded), would be over the
+ * trigger (see `requestBudget`). Takes the store's lease when it has
  * one; another instance already at it means this one goes on. Never rejects.
  */
 export function startBackgroundSummary(

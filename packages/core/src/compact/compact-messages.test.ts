@@ -314,7 +314,9 @@ describe('compactMessages: compaction', () => {
     const result = await compactMessages(messages, { contextWindow: window, summarizer });
     expect(result.actions).toContain('replace-images');
     const text = JSON.stringify(result.messages);
-    expect(text).toContain('[image: image/png, 1280x800');
+    // Placeholders first; the step that lasts may then stub or fold the results that held them.
+    const images = (text: string) => text.split('"type":"image"').length - 1;
+    expect(images(text)).toBeLessThan(images(JSON.stringify(messages)));
     expect(summarizer).not.toHaveBeenCalled();
     expect(result.tokensAfter).toBeLessThan(window * 0.85);
   });

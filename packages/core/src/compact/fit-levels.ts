@@ -6,6 +6,9 @@ import { atLeastAs, type HistoryLevel, type RenderedHistory } from './history-le
  * is far off — or, when none gets that low, the first that gets halfway there, else the deepest, so
  * the step is as large as it can usefully be made (not a lower one that merely fits `room`: it would
  * be passed again a few turns later).
+ * `low` says whether the result needed no step or got as low as `lowRoom`: a caller with deeper
+ * kinds of levels to offer (folds, then the newest results) should offer them rather than break
+ * the prefix for a step that lasts only a few turns.
  * Every candidate reduces at least as far as `atLeast`, zone by zone (the prefix never goes back and
  * forth). The structural stages save more than estimates count, so a level lower that already fits
  * is taken; references and notes can make a rendering a little larger than its estimate, so one
@@ -24,7 +27,7 @@ export function fitLevels(
     structured: boolean;
   },
   { room, lowRoom, atLeast }: { room: number; lowRoom: number; atLeast: HistoryLevel | undefined },
-): RenderedHistory & { fits: boolean } {
+): RenderedHistory & { fits: boolean; low: boolean } {
   const candidates = levels.map((level) => (atLeast === undefined ? level : atLeastAs(level, atLeast)));
   const first = (within: number) => candidates.findIndex((level) => estimate(level) <= within);
   // Past the level reached, aim at `lowRoom`; when no level gets that low, halfway there; when none
@@ -55,5 +58,5 @@ export function fitLevels(
   ) {
     best = render(candidates[higher]!);
   }
-  return { ...best, fits: best.tokens <= room };
+  return { ...best, fits: best.tokens <= room, low: aim === room || best.tokens <= lowRoom };
 }

@@ -1,4 +1,5 @@
 import type { Estimator } from '../estimate/estimator';
+import { callArgumentValues } from '../message/call-argument-values';
 import type { Message, ToolCallPart } from '../message/message';
 import type { RecallMarks } from '../recall/recall-marks';
 import { reduceToolResults } from '../truncate/reduce-tool-results';
@@ -113,7 +114,7 @@ export function formMessage(
       const call = settings.callOf(part.toolCallId);
       const stubbed = stubToolResult(part, {
         ref: marks?.toolResult(part, 0),
-        exclude: call === undefined ? undefined : argumentValues(call),
+        exclude: call === undefined ? undefined : callArgumentValues(call),
       });
       if (stubbed === part) return;
       replacements.set(partIndex, stubbed);
@@ -132,17 +133,6 @@ export function formMessage(
 }
 
 /** The string values of a call's arguments (what the call already shows, not worth repeating). */
-function argumentValues(call: ToolCallPart): ReadonlySet<string> {
-  const values = new Set<string>();
-  const visit = (value: unknown, depth: number) => {
-    if (typeof value === 'string') values.add(value);
-    else if (depth < 3 && value !== null && typeof value === 'object') {
-      for (const item of Object.values(value as Record<string, unknown>)) visit(item, depth + 1);
-    }
-  };
-  visit(call.input, 0);
-  return values;
-}
 
 function textLength(content: unknown): number {
   if (typeof content === 'string') return content.length;

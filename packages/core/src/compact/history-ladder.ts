@@ -59,7 +59,11 @@ export interface HistoryLadder {
       /** Going past `atLeast` (or from nothing), the level aims to fit this much less. @default room */
       lowRoom?: number;
     },
-  ): RenderedHistory & { fits: boolean };
+  ): RenderedHistory & {
+    fits: boolean;
+    /** No step past `atLeast` was needed, or the step got as low as `lowRoom` (see `fitLevels`). */
+    low: boolean;
+  };
 }
 
 export type { RenderedHistory } from './history-level';
@@ -135,6 +139,7 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
         const stubs = members.map((_, offset) => formOf(from + offset, 'stub').message);
         const messages = foldToolSteps(stubs, {
           refOf,
+          identifierChars: FOLD_IDENTIFIER_CHARS,
           originalOf: (result) => originals.get(result.toolCallId) ?? result,
         }).messages;
         known = { messages, tokens: estimator.countMessages(messages) };
@@ -351,6 +356,12 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     },
   };
 }
+
+/**
+ * Characters of identifiers the lines of a folded turn list together, like stubs (see
+ * `foldToolSteps`): a fold keeps what one would look up again, in a line of its own size.
+ */
+const FOLD_IDENTIFIER_CHARS = 320;
 
 function marksOf(settings: LadderSettings) {
   return settings.marks === undefined ? {} : { marks: settings.marks };

@@ -9,10 +9,11 @@ export interface RequestBudget {
   /** The background threshold in tokens: request-time reductions aim under it. */
   readonly backgroundTokens: number;
   /**
-   * After a response, a summary starts in the background when the steady reductions that need no
-   * model (old tool output cleared, old turns folded) cannot bring the next request under this
-   * many tokens: the background threshold less 10% of the window. Past it the dialogue itself
-   * nearly fills the window, and the oldest of it is summarized before a request has to wait.
+   * After a response, a summary starts in the background when the reductions that need no model
+   * (every tool result of the history cleared, every finished turn folded) cannot bring the next
+   * request under this many tokens: the background threshold less 10% of the window. Past it the
+   * dialogue itself nearly fills the window, and the oldest of it is summarized before a request
+   * has to wait.
    */
   readonly summaryTriggerTokens: number;
   /**

@@ -299,8 +299,10 @@ async function runPipeline(
 }
 
 /**
- * What the next request would carry with every steady reduction that needs no model taken,
- * estimated without building it (the compactor decides on a background summary with it).
+ * What the next request would carry with every reduction that needs no model taken (the deepest
+ * level: every tool result of the history a stub, every finished turn folded), estimated without
+ * building it (the compactor decides on a background summary with it): the dialogue is summarized
+ * only when it no longer fits itself.
  */
 function measured(
   draft: RequestDraft,
@@ -312,7 +314,7 @@ function measured(
   }: { tokensBefore: number; stored: CompactionState | undefined; calibrated: (raw: number) => number },
 ): CompactMessagesResult {
   const ladder = context.ladderOf(draft);
-  const deepest = ladder.levels[Math.max(0, ladder.steadyLevelCount - 1)]!;
+  const deepest = ladder.levels.at(-1)!;
   const estimatedTokens = context.count(draft.with({ history: [] })) + ladder.estimate(deepest);
   return {
     messages: [],

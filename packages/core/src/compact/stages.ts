@@ -16,8 +16,12 @@ import { summarizeOldDialogue } from './stages/summarize-old-dialogue';
  * 1. clear old tool output: previews, then stubs, a batch at a time, oldest first (structural
  *    notes where results are stale or duplicated; images to placeholders; pasted blobs shortened);
  * 2. fold old tool steps: a finished turn's calls and results become one line each;
- * 3. clear the recent tool output too, and fold every turn (levels that move with every turn: a
- *    bridge until the summary the background starts is ready);
+ * 3. clear the recent tool output too, and fold every turn (levels that move with every turn,
+ *    until the dialogue itself no longer fits and the background summary is ready);
+ *
+ * The history stages 1–3 take a step only when it gets the request as low as its aim (the reduction
+ * target); a step that cannot is left to the next, deeper one, so the prefix breaks once, for a
+ * step that lasts (stage 3 takes the best it has).
  * 4. the current turn alone too large: shrink inside it first (no summary could make room);
  * 5. summarize old dialogue (the user's words of the span kept verbatim beside the summary);
  * 6. drop old history from this request, with a note (when no summary could be made);

@@ -1,6 +1,8 @@
+import { callArgumentValues } from '../message/call-argument-values';
 import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '../message/message';
 import { toolResultParts } from '../message/message-parts';
 import { refAnnotation } from '../recall/recall-ref';
+import { salientIdentifiers } from '../summarize/salient-identifiers';
 
 /** How the line that stands in for a turn's tool steps starts. */
 export const FOLDED_TOOLS_HEADER = '[Tool steps of this turn, folded:';
@@ -15,6 +17,14 @@ export interface FoldToolStepsOptions {
    * @default the result as given
    */
   originalOf?: ((result: ToolResultPart) => ToolResultPart) | undefined;
+  /**
+   * The lines also list the identifiers their results mentioned (paths, ids, URLs, error codes,
+   * numbers with units; see `salientIdentifiers`), like stubs, within this many characters for the
+   * whole turn, shared evenly by its lines (at most `MAX_LINE_IDENTIFIER_CHARS` each, at least
+   * `MIN_LINE_IDENTIFIER_CHARS`); `false`: none.
+   * @default false
+   */
+  identifierChars?: number | false | undefined;
 }
 
 /** What {@link foldToolSteps} returns. */
@@ -36,7 +46,7 @@ export interface FoldToolStepsResult {
  */
 export function foldToolSteps(
   turn: readonly Message[],
-  { refOf, originalOf }: FoldToolStepsOptions = {},
+  options: FoldToolStepsOptions = {},
 ): FoldToolStepsResult {
   const calls: ToolCallPart[] = [];
   const results = new Map<string, ToolResultPart>();
@@ -49,11 +59,18 @@ export function foldToolSteps(
   }
   if (calls.length === 0 && results.size === 0) return { messages: turn.slice(), callCount: 0 };
 
-  const lines = calls.map((call) => callLine(call, results.get(call.toolCallId), { refOf, originalOf }));
-  for (const [id, result] of results) {
-    if (!calls.some((call) => call.toolCallId === id))
-      lines.push(callLine(undefined, result, { refOf, originalOf }));
-  }
+  const unpaired = [...results.keys()].filter((id) => !calls.some((call) => call.toolCallId === id));
+  const lineCount = calls.length + unpaired.length;
+  const perLine: number | false =
+    options.identifierChars === false || options.identifierChars === undefined
+      ? false
+      : Math.min(
+          MAX_LINE_IDENTIFIER_CHARS,
+          Math.max(MIN_LINE_IDENTIFIER_CHARS, Math.floor(options.identifierChars / Math.max(1, lineCount))),
+        );
+  const lineOptions = { ...options, identifierChars: perLine };
+  const lines = calls.map((call) => callLine(call, results.get(call.toolCallId), lineOptions));
+  for (const id of unpaired) lines.push(callLine(undefined, results.get(id), lineOptions));
   const assistantParts: MessagePart[] = [
     { type: 'text', text: `${FOLDED_TOOLS_HEADER}\n${lines.join('\n')}]` },
   ];
@@ -83,11 +100,16 @@ export function foldToolSteps(
   return { messages: output, callCount: calls.length };
 }
 
-/** One call's line: `- name(key: value, …) → 8,123 chars [ref=t.…]`. */
+/** The most characters of identifiers one line lists (a stub's own bound is 240). */
+const MAX_LINE_IDENTIFIER_CHARS = 160;
+/** The fewest characters of identifiers a line lists when a turn's budget is shared by many. */
+const MIN_LINE_IDENTIFIER_CHARS = 40;
+
+/** One call's line: `- name(key: value, …) → 8,123 chars; mentioned a, b [ref=t.…]`. */
 function callLine(
   call: ToolCallPart | undefined,
   given: ToolResultPart | undefined,
-  { refOf, originalOf }: FoldToolStepsOptions,
+  { refOf, originalOf, identifierChars = false }: FoldToolStepsOptions,
 ): string {
   const result = given === undefined ? undefined : (originalOf?.(given) ?? given);
   const name = call?.toolName ?? result?.toolName ?? 'tool';
@@ -96,11 +118,22 @@ function callLine(
   if (result !== undefined) {
     let chars = 0;
     let media = 0;
+    const texts: string[] = [];
     for (const part of toolResultParts(result)) {
-      if (part?.type === 'text') chars += part.text.length;
-      else if (part?.type === 'image' || part?.type === 'file') media++;
+      if (part?.type === 'text') {
+        chars += part.text.length;
+        texts.push(part.text);
+      } else if (part?.type === 'image' || part?.type === 'file') media++;
     }
     outcome = `${result.isError ? 'error, ' : ''}${chars.toLocaleString('en-US')} chars${media > 0 ? ` + ${media} media` : ''}`;
+    const found =
+      identifierChars === false
+        ? []
+        : salientIdentifiers(texts.join('\n'), {
+            maxChars: identifierChars,
+            ...(call === undefined ? {} : { exclude: callArgumentValues(call) }),
+          });
+    if (found.length > 0) outcome += `; mentioned ${found.join(', ')}`;
     const ref = refOf?.(given!);
     if (ref !== undefined) outcome += ` ${refAnnotation(ref)}`;
   }

@@ -151,7 +151,7 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
         ...options,
       });
     for (const [share, acting] of [
-      [0.8, ['supersede-tool-results', 'cluster-tool-results']],
+      [1.1, ['supersede-tool-results', 'cluster-tool-results']],
       [0.5, ['collapse-exchanges', 'fold-tool-steps']],
     ] as const) {
       const all = await run(share);
@@ -188,7 +188,7 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
 
 describe('what the stages save on the coding-session fixture (the core README table)', () => {
   it.each([40, 60, 120])(
-    '%i turns at a window of 80%% of the session: the stages save a fifth or more, leaving fewer results to stub; no summary either way',
+    '%i turns at a window of 80%% of the session: the stages leave fewer results to stub or turns to fold; no summary either way',
     async (turns) => {
       const { messages } = codingSession({ seed: 7, turns, chatRate: 0.3 });
       deepFreeze(messages);
@@ -206,9 +206,12 @@ describe('what the stages save on the coding-session fixture (the core README ta
       );
       expect(all.actions).not.toContain('summarize');
       expect(none.actions).not.toContain('summarize');
-      expect(all.savings['supersede-tool-results']).toBeGreaterThan(all.tokensBefore / 5);
-      // Without them, more of the old results are stubbed (their content gone, not just stale).
-      expect(none.savings['stub-tool-results'] ?? 0).toBeGreaterThan(all.savings['stub-tool-results'] ?? 0);
+      expect(all.savings['supersede-tool-results']).toBeGreaterThan(all.tokensBefore / 10);
+      // Without them, more of the old results are stubbed or their turns folded (their content
+      // gone, not just stale).
+      const lost = (result: typeof all) =>
+        (result.savings['stub-tool-results'] ?? 0) + (result.savings['fold-tool-steps'] ?? 0);
+      expect(lost(none)).toBeGreaterThan(lost(all));
     },
   );
 });

@@ -7,7 +7,9 @@ import type { StageContext } from '../stage';
  * never goes back and forth): `clear` looks only at the levels that clear tool output, `steady` also
  * at those that fold old turns, `all` also at the emergency levels whose bounds move with every
  * turn. Reductions are made from the original history each time, so the draft carries one
- * consistent set of them.
+ * consistent set of them. A step past the level reached that cannot get as low as its aim
+ * (`reductionTargetTokens`) is taken only when `through` is `all`: otherwise the draft is returned as
+ * it was, for the next stage and its deeper levels.
  */
 export function fitHistory(
   draft: RequestDraft,
@@ -32,6 +34,9 @@ export function fitHistory(
     lowRoom,
     atLeast: steady ? ladder.fromNumbers(hint) : undefined,
   });
+  // A step that cannot get as low as its aim is left to the next stage, which has deeper levels to
+  // offer (folds, then the newest results): the prefix breaks once, for a step that lasts.
+  if (!fitted.low && through !== 'all') return draft;
   if (draft.dropped === 0)
     context.reached = { coveredCount: draft.coveredCount, ...ladder.toNumbers(fitted.level) };
   return draft.with({

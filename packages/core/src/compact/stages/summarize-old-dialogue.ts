@@ -1,11 +1,13 @@
 import { SummarizationError } from '../../errors/summarization-error';
 import type { Message } from '../../message/message';
 import { messageText } from '../../message/message-parts';
+import { shortenPastedBlobs } from '../../truncate/shorten-pasted-blobs';
 import { isUserTurn } from '../current-turn';
 import { olderBoundary } from '../older-boundary';
 import { conversationCount, type RequestDraft } from '../request-draft';
 import type { Stage, StageContext } from '../stage';
 import { summarizeSpan } from '../summarize-span';
+import { USER_WORDS_HEADING } from '../user-words-block';
 import { fitHistory } from './fit-history';
 
 /**
@@ -24,7 +26,7 @@ export const summarizeOldDialogue: Stage = {
     if (end <= 0 || conversationCount(draft.originalHistory.slice(0, end)) === 0) return draft;
     const made = await summarizeHistory(draft, context, end);
     if (made === undefined) return draft;
-    return fitHistory(context.draftFor(made), context, 'steady');
+    return fitHistory(context.draftFor(made), context, 'all');
   },
 };
 
@@ -48,15 +50,46 @@ export function summaryEnd(draft: RequestDraft, context: StageContext): number {
   }
   const fixed =
     context.count(draft.with({ history: [], summaries: [], pinnedBlock: true })) +
-    context.budget.summaryMaxTokens +
-    draft.userWordsMaxTokens;
+    context.budget.summaryMaxTokens;
+  // The user's words beside the summary: what the new covered prefix holds of them (within their
+  // bound), not the bound itself — a bound far over them would make every summary cover the whole
+  // history, the newest turns' dialogue too.
+  const words = userWordsEstimate(draft, context);
   const target = context.reductionTargetTokens;
+  let position = 0;
   for (const start of [...ladder.turnStarts, end]) {
+    for (; position < start; position++) words.add(draft.originalHistory[position]!);
     if (start <= 0 || start < least) continue;
-    if (fixed + ladder.stubTokens(start, end) <= target) return start;
+    if (fixed + words.tokens() + ladder.stubTokens(start, end) <= target) return start;
   }
   return end;
 }
+
+/**
+ * A running estimate of the block of the user's own words beside a summary: the covered prefix's
+ * user messages and those `add`ed, pasted blobs shortened, each with its number, within the bound.
+ */
+function userWordsEstimate(draft: RequestDraft, context: StageContext) {
+  const { estimator, budget } = context;
+  const perMessage = (message: Message) =>
+    isUserTurn(message)
+      ? estimator.countMessage(
+          shortenPastedBlobs(message, { minChars: budget.blobMinChars, keepChars: budget.blobKeepChars })
+            .message,
+        ) + MESSAGE_NUMBER_TOKENS
+      : 0;
+  let sum = estimator.countText(USER_WORDS_HEADING);
+  for (const message of draft.layout.covered) sum += perMessage(message);
+  return {
+    add: (message: Message) => {
+      sum += perMessage(message);
+    },
+    tokens: () => Math.min(draft.userWordsMaxTokens, sum),
+  };
+}
+
+/** Tokens of the `[message N]` label before each quoted message. */
+const MESSAGE_NUMBER_TOKENS = 4;
 
 /** Summarizes history messages `0..end` of the draft; the new state, or `undefined` after a failure. */
 async function summarizeHistory(draft: RequestDraft, context: StageContext, end: number) {
