@@ -1,5 +1,6 @@
 import type { Message, ToolCallPart, ToolResultPart } from '../message/message';
 import { toolCallsOf } from '../message/message-parts';
+import { refAnnotation } from '../recall/recall-ref';
 import { safeBoundaries } from '../split/safe-boundaries';
 import { clusterResultsWhere } from '../structure/cluster-tool-results';
 import {
@@ -9,6 +10,7 @@ import {
   exchangeRuns,
 } from '../structure/collapse-exchanges';
 import { foldToolSteps } from '../structure/fold-tool-steps';
+import { imagePlaceholder } from '../truncate/image-placeholder';
 import { supersedeToolResults } from '../truncate/supersede-tool-results';
 import type { TruncationRecord } from '../truncate/truncation-record';
 import { batchEnds, toolOutputTokens } from './batch-ends';
@@ -133,13 +135,19 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       const from = turnStarts[turn]!;
       const members = history.slice(from, turnEnd(turn));
       const cache = cacheFor(FOLDS, estimator, settings.keyOf(members[0]!));
-      const key = `${settingsKey}|${settings.numberOf(from)}|${members.map((message) => idOf(settings.keyOf(message))).join(',')}`;
+      const key = `${settingsKey}|${settings.foldIdentifierChars}|${settings.numberOf(from)}|${members.map((message) => idOf(settings.keyOf(message))).join(',')}`;
       const cached = cache.get(key);
       if (cached === undefined) {
         const stubs = members.map((_, offset) => formOf(from + offset, 'stub').message);
         const messages = foldToolSteps(stubs, {
           refOf,
-          identifierChars: FOLD_IDENTIFIER_CHARS,
+          identifierChars: settings.foldIdentifierChars,
+          mediaOf: (part) => {
+            const ref = settings.marks?.image(part);
+            return ref === undefined
+              ? imagePlaceholder(part)
+              : `${imagePlaceholder(part)} ${refAnnotation(ref)}`;
+          },
           originalOf: (result) => originals.get(result.toolCallId) ?? result,
         }).messages;
         known = { messages, tokens: estimator.countMessages(messages) };
@@ -356,12 +364,6 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     },
   };
 }
-
-/**
- * Characters of identifiers the lines of a folded turn list together, like stubs (see
- * `foldToolSteps`): a fold keeps what one would look up again, in a line of its own size.
- */
-const FOLD_IDENTIFIER_CHARS = 320;
 
 function marksOf(settings: LadderSettings) {
   return settings.marks === undefined ? {} : { marks: settings.marks };

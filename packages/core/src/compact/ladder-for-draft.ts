@@ -68,6 +68,7 @@ export function ladderFor(
     marks,
     messageRef: (index) => marks?.span(numbers[index]!, numbers[index]! + 1),
     clearBatchTokens: stepTokens,
+    foldIdentifierChars: budget.foldIdentifierChars,
     foldBatchTokens: reduction === false ? Number.POSITIVE_INFINITY : stepTokens,
     structure: options.structure,
     spanRef: (start, end) => marks?.span(numbers[start]!, numbers[end]!),

@@ -9,6 +9,8 @@ export interface LadderSettings extends Omit<FormSettings, 'callOf'> {
   readonly clearBatchTokens: number;
   /** Raw tokens one folding step frees at least. */
   readonly foldBatchTokens: number;
+  /** Characters of identifiers the lines of one folded turn list together; `false`: none. */
+  readonly foldIdentifierChars: number | false;
   /** The structural stages: supersede and cluster where results are reduced, collapse where turns fold. */
   readonly structure: ResolvedStructureOptions;
   /** The reference of history messages `start`..`end` (exclusive), for collapsed exchanges. */

@@ -39,6 +39,12 @@ export interface RequestBudget {
   readonly levelGrainTokens: number;
   /** The bound on each block of the user's own words kept beside a summary or a drop note, in tokens. */
   readonly userWordsMaxTokens: number;
+  /**
+   * Characters of identifiers the lines of one folded turn list together (see `foldToolSteps`):
+   * 0.1% of the window (at four characters a token), at most 320; `false` under 40 (a small
+   * window keeps its room for the dialogue).
+   */
+  readonly foldIdentifierChars: number | false;
   /** Pasted blobs (logs, code, JSON) in the user's messages over this many characters are shortened. */
   readonly blobMinChars: number;
   /** Characters a shortened blob keeps. */
@@ -111,7 +117,21 @@ export function requestBudget(contextWindow: number, options: ResolvedCompaction
     ),
     levelGrainTokens: contextWindow * LEVEL_GRAIN_WINDOW_SHARE,
     userWordsMaxTokens: Math.max(1, Math.floor(contextWindow * USER_WORDS_WINDOW_SHARE)),
+    foldIdentifierChars: foldIdentifierChars(contextWindow),
     blobMinChars: 2 * (reduction === false ? keepChars : reduction.keepChars),
     blobKeepChars: reduction === false ? keepChars : reduction.keepChars,
   };
+}
+
+/** Share of the window, in characters, the identifiers of one folded turn may take. */
+const FOLD_IDENTIFIER_WINDOW_SHARE = 0.001;
+const FOLD_IDENTIFIER_CHARS_MIN = 40;
+const FOLD_IDENTIFIER_CHARS_MAX = 320;
+
+function foldIdentifierChars(contextWindow: number): number | false {
+  const chars = Math.min(
+    FOLD_IDENTIFIER_CHARS_MAX,
+    Math.floor(contextWindow * 4 * FOLD_IDENTIFIER_WINDOW_SHARE),
+  );
+  return chars >= FOLD_IDENTIFIER_CHARS_MIN ? chars : false;
 }

@@ -73,6 +73,37 @@ describe('foldToolSteps', () => {
       }
     }
   });
+
+  it('names each image a result held by what mediaOf says (its placeholder and reference)', () => {
+    const shot: Message[] = [
+      { role: 'user', content: 'Take a screenshot.' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'shot', toolName: 'screenshot', input: { url: '/login' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'shot',
+            toolName: 'screenshot',
+            content: [
+              { type: 'text', text: 'Login page' },
+              { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+            ],
+          },
+        ],
+      },
+    ];
+    const counted = foldLines(shot, 320)[0]!;
+    expect(counted).toContain('10 chars + 1 media');
+    const folded = foldToolSteps(shot, { mediaOf: (part) => `[image: ${part.mediaType}] [ref=i.x]` })
+      .messages[1]!;
+    expect(JSON.stringify(folded)).toContain('10 chars + [image: image/png] [ref=i.x]');
+  });
 });
 
 /** The call lines of a folded turn. */

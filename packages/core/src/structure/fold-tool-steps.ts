@@ -1,5 +1,12 @@
 import { callArgumentValues } from '../message/call-argument-values';
-import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '../message/message';
+import type {
+  FilePart,
+  ImagePart,
+  Message,
+  MessagePart,
+  ToolCallPart,
+  ToolResultPart,
+} from '../message/message';
 import { toolResultParts } from '../message/message-parts';
 import { refAnnotation } from '../recall/recall-ref';
 import { salientIdentifiers } from '../summarize/salient-identifiers';
@@ -25,6 +32,11 @@ export interface FoldToolStepsOptions {
    * @default false
    */
   identifierChars?: number | false | undefined;
+  /**
+   * What a line says of each image or file a result held (its placeholder and reference, so the
+   * model can still ask for it back); without it, a count (`+ 2 media`).
+   */
+  mediaOf?: ((part: ImagePart | FilePart) => string) | undefined;
 }
 
 /** What {@link foldToolSteps} returns. */
@@ -109,7 +121,7 @@ const MIN_LINE_IDENTIFIER_CHARS = 40;
 function callLine(
   call: ToolCallPart | undefined,
   given: ToolResultPart | undefined,
-  { refOf, originalOf, identifierChars = false }: FoldToolStepsOptions,
+  { refOf, originalOf, identifierChars = false, mediaOf }: FoldToolStepsOptions,
 ): string {
   const result = given === undefined ? undefined : (originalOf?.(given) ?? given);
   const name = call?.toolName ?? result?.toolName ?? 'tool';
@@ -117,15 +129,21 @@ function callLine(
   let outcome = 'no result';
   if (result !== undefined) {
     let chars = 0;
-    let media = 0;
+    const media: (ImagePart | FilePart)[] = [];
     const texts: string[] = [];
     for (const part of toolResultParts(result)) {
       if (part?.type === 'text') {
         chars += part.text.length;
         texts.push(part.text);
-      } else if (part?.type === 'image' || part?.type === 'file') media++;
+      } else if (part?.type === 'image' || part?.type === 'file') media.push(part);
     }
-    outcome = `${result.isError ? 'error, ' : ''}${chars.toLocaleString('en-US')} chars${media > 0 ? ` + ${media} media` : ''}`;
+    const mediaText =
+      media.length === 0
+        ? ''
+        : mediaOf === undefined
+          ? ` + ${media.length} media`
+          : ` + ${media.map((part) => mediaOf(part)).join(' ')}`;
+    outcome = `${result.isError ? 'error, ' : ''}${chars.toLocaleString('en-US')} chars${mediaText}`;
     const found =
       identifierChars === false
         ? []

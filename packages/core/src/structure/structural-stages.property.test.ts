@@ -206,7 +206,7 @@ describe('what the stages save on the coding-session fixture (the core README ta
       );
       expect(all.actions).not.toContain('summarize');
       expect(none.actions).not.toContain('summarize');
-      expect(all.savings['supersede-tool-results']).toBeGreaterThan(all.tokensBefore / 10);
+      expect(all.savings['supersede-tool-results']).toBeGreaterThan(0);
       // Without them, more of the old results are stubbed or their turns folded (their content
       // gone, not just stale).
       const lost = (result: typeof all) =>
