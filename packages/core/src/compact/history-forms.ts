@@ -132,8 +132,6 @@ export function formMessage(
   return { message: current, tokens, records, savings };
 }
 
-/** The string values of a call's arguments (what the call already shows, not worth repeating). */
-
 function textLength(content: unknown): number {
   if (typeof content === 'string') return content.length;
   if (!Array.isArray(content)) return 0;

@@ -18,15 +18,15 @@ import { summarizeOldDialogue } from './stages/summarize-old-dialogue';
  * 2. fold old tool steps: a finished turn's calls and results become one line each;
  * 3. clear the recent tool output too, and fold every turn (levels that move with every turn,
  *    until the dialogue itself no longer fits and the background summary is ready);
- *
- * The history stages 1–3 take a step only when it gets the request as low as its aim (the reduction
- * target); a step that cannot is left to the next, deeper one, so the prefix breaks once, for a
- * step that lasts (stage 3 takes the best it has).
  * 4. the current turn alone too large: shrink inside it first (no summary could make room);
  * 5. summarize old dialogue (the user's words of the span kept verbatim beside the summary);
  * 6. drop old history from this request, with a note (when no summary could be made);
  * 7. condense the oldest user words;
  * 8. shrink the current turn (then the summary and pinned block give way to a note).
+ *
+ * The history stages 1–3 take a step only when it gets the request as low as its aim (the reduction
+ * target); a step that cannot is left to the next, deeper one, so the prefix breaks once, for a
+ * step that lasts (stage 3 takes the best it has).
  */
 export const STAGES: readonly Stage[] = [
   clearOldToolOutput,
