@@ -131,9 +131,10 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
     // The properties were exercised: requests shrunk by the structural stages alone, each stage acting.
     expect(seen.structuralOnly).toBeGreaterThan(RUNS / 8);
     expect(seen.supersede).toBeGreaterThan(0);
-    // Collapse is opt-in and, with tool output cleared first, rarely needed: whether a run reaches
-    // it depends on the generated sessions, so its own tests are in collapse-exchanges.test.ts.
-    expect(seen.cluster).toBeGreaterThan(0);
+    // Collapse (opt-in) and cluster act only where a step stops in their zone: a step that must go
+    // further goes as far as it needs to last (often folding turns), so whether a random run reaches
+    // them depends on the generated sessions. Both are checked on a fixed session below (cluster at
+    // 1.1× the session, collapse at 0.5×) and in their own test files.
   });
 
   it('reports the tokens each stage saved, and each stage can be turned off', async () => {
