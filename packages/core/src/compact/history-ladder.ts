@@ -1,6 +1,5 @@
 import type { Message, ToolCallPart, ToolResultPart } from '../message/message';
 import { toolCallsOf } from '../message/message-parts';
-import { refAnnotation } from '../recall/recall-ref';
 import { safeBoundaries } from '../split/safe-boundaries';
 import { clusterResultsWhere } from '../structure/cluster-tool-results';
 import {
@@ -10,7 +9,7 @@ import {
   exchangeRuns,
 } from '../structure/collapse-exchanges';
 import { foldToolSteps } from '../structure/fold-tool-steps';
-import { imagePlaceholder } from '../truncate/image-placeholder';
+import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { supersedeToolResults } from '../truncate/supersede-tool-results';
 import type { TruncationRecord } from '../truncate/truncation-record';
 import { batchEnds, toolOutputTokens } from './batch-ends';
@@ -19,9 +18,10 @@ import { isUserTurn } from './current-turn';
 import { fitLevels } from './fit-levels';
 import type { FormSettings, MessageForm } from './history-forms';
 import { type HistoryLevel, NO_LEVEL, type RenderedHistory } from './history-level';
-import { cacheFor, FOLDS, idOf } from './ladder-caches';
+import { cacheFor, FOLDS } from './ladder-caches';
 import { createFormLookup } from './ladder-forms';
 import type { LadderSettings } from './ladder-settings';
+import { scopeId } from './scope-id';
 
 /** The reductions of a history, in the order they are taken, and what each level costs. */
 export interface HistoryLadder {
@@ -135,19 +135,14 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       const from = turnStarts[turn]!;
       const members = history.slice(from, turnEnd(turn));
       const cache = cacheFor(FOLDS, estimator, settings.keyOf(members[0]!));
-      const key = `${settingsKey}|${settings.foldIdentifierChars}|${settings.numberOf(from)}|${members.map((message) => idOf(settings.keyOf(message))).join(',')}`;
+      const key = `${settingsKey}|${settings.foldIdentifierChars}|${settings.numberOf(from)}|${members.map((message) => scopeId(settings.keyOf(message))).join(',')}`;
       const cached = cache.get(key);
       if (cached === undefined) {
         const stubs = members.map((_, offset) => formOf(from + offset, 'stub').message);
         const messages = foldToolSteps(stubs, {
           refOf,
           identifierChars: settings.foldIdentifierChars,
-          mediaOf: (part) => {
-            const ref = settings.marks?.image(part);
-            return ref === undefined
-              ? imagePlaceholder(part)
-              : `${imagePlaceholder(part)} ${refAnnotation(ref)}`;
-          },
+          mediaOf: (part) => imagePlaceholderWithRef(part, settings.marks?.image(part)),
           originalOf: (result) => originals.get(result.toolCallId) ?? result,
         }).messages;
         known = { messages, tokens: estimator.countMessages(messages) };

@@ -22,18 +22,6 @@ export const FOLDS = new WeakMap<
   object,
   WeakMap<object, Map<string, { messages: Message[]; tokens: number; members: readonly Message[] }>>
 >();
-const keyIds = new WeakMap<object, number>();
-let nextKeyId = 1;
-
-export function idOf(key: object): number {
-  let id = keyIds.get(key);
-  if (id === undefined) {
-    id = nextKeyId++;
-    keyIds.set(key, id);
-  }
-  return id;
-}
-
 export function cacheFor<Value>(
   caches: WeakMap<object, WeakMap<object, Map<string, Value>>>,
   estimator: object,

@@ -1,7 +1,6 @@
 import type { FilePart, ImagePart, Message } from '../message/message';
 import { messageText } from '../message/message-parts';
-import { refAnnotation } from '../recall/recall-ref';
-import { imagePlaceholder } from '../truncate/image-placeholder';
+import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { shortenPastedBlobs } from '../truncate/shorten-pasted-blobs';
 import { isUserTurn } from './current-turn';
 
@@ -60,12 +59,7 @@ export function userWordsBlock(
     const media = Array.isArray(shortened.content)
       ? shortened.content
           .filter((part): part is ImagePart | FilePart => part?.type === 'image' || part?.type === 'file')
-          .map((part) => {
-            const ref = imageRef?.(part);
-            return ref === undefined
-              ? imagePlaceholder(part)
-              : `${imagePlaceholder(part)} ${refAnnotation(ref)}`;
-          })
+          .map((part) => imagePlaceholderWithRef(part, imageRef?.(part)))
       : [];
     const text = [messageText(shortened).trim(), ...media].filter((piece) => piece !== '').join('\n');
     if (text === '') continue;

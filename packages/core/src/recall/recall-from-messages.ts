@@ -1,6 +1,6 @@
 import { estimateTextTokens } from '../estimate/estimate-text-tokens';
 import type { FilePart, ImagePart, Message } from '../message/message';
-import { imagePlaceholder } from '../truncate/image-placeholder';
+import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { parseRecallInput, type RecallRequest } from './parse-recall-input';
 import { readRecallPage } from './read-recall-page';
 import type { RecallAnswerOptions } from './recall-answer-options';
@@ -13,7 +13,7 @@ import {
   spanFingerprint,
   toolResultTexts,
 } from './recall-material';
-import { parseRecallRef, refAnnotation } from './recall-ref';
+import { parseRecallRef } from './recall-ref';
 import { createRecallScope, DEFAULT_RECALL_SECRET, type RecallScope } from './recall-scope';
 import { RECALL_TOOL_NAME } from './recall-tool';
 import { restoreArchivedOriginals } from './restore-archived-originals';
@@ -215,7 +215,7 @@ export async function resolveRecallRef({
       for (const message of conversation) {
         for (const media of mediaOf(message)) {
           if (scope.imageRef(imageFingerprint(media)) === ref) {
-            return { ref, text: `${imagePlaceholder(media)} ${refAnnotation(ref)}`, media };
+            return { ref, text: imagePlaceholderWithRef(media, ref), media };
           }
         }
       }
@@ -273,10 +273,8 @@ export async function recallSources({
       return;
     }
     const ref = scope.spanRef(index, index + 1, spanFingerprint(conversation, index, index + 1));
-    const text = renderMessageMaterial(
-      message,
-      index,
-      (media) => `${imagePlaceholder(media)} ${refAnnotation(scope.imageRef(imageFingerprint(media)))}`,
+    const text = renderMessageMaterial(message, index, (media) =>
+      imagePlaceholderWithRef(media, scope.imageRef(imageFingerprint(media))),
     );
     sources.push({ ref, text });
   });

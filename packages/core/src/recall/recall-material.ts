@@ -2,9 +2,8 @@ import { parseDataUrl } from '../estimate/decode-base64';
 import { contentMemo } from '../message/content-memo';
 import type { FilePart, ImagePart, Message, MessagePart, ToolResultPart } from '../message/message';
 import { canonicalJson } from '../truncate/canonical-json';
-import { imagePlaceholder } from '../truncate/image-placeholder';
+import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { textFingerprint } from './recall-hash';
-import { refAnnotation } from './recall-ref';
 import type { RecallScope } from './recall-scope';
 
 /**
@@ -162,8 +161,7 @@ export function renderSpanMaterial(
   to: number,
   scope: RecallScope,
 ): string {
-  const label: ImageLabel = (part) =>
-    `${imagePlaceholder(part)} ${refAnnotation(scope.imageRef(imageFingerprint(part)))}`;
+  const label: ImageLabel = (part) => imagePlaceholderWithRef(part, scope.imageRef(imageFingerprint(part)));
   const rendered: string[] = [];
   for (let index = from; index < to; index++) {
     rendered.push(renderMessageMaterial(conversation[index]!, index, label));

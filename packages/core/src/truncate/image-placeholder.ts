@@ -1,6 +1,7 @@
 import { parseDataUrl } from '../estimate/decode-base64';
 import { imageDimensions } from '../estimate/image-dimensions';
 import type { FilePart, ImagePart } from '../message/message';
+import { refAnnotation } from '../recall/recall-ref';
 import { base64ByteLength, formatByteSize } from './byte-size';
 
 /** Filenames longer than this are shortened in the placeholder. */
@@ -27,6 +28,15 @@ export function imagePlaceholder(image: ImagePart | FilePart): string {
   } catch {
     return image?.type === 'file' ? '[file]' : '[image]';
   }
+}
+
+/**
+ * The placeholder of an image (or file), followed by the reference to read it back when there is
+ * one: `[image: shot.png, 1280x800, 312 KB] [ref=i.Ab12Cd34Ef56]`.
+ */
+export function imagePlaceholderWithRef(image: ImagePart | FilePart, ref: string | undefined): string {
+  const placeholder = imagePlaceholder(image);
+  return ref === undefined ? placeholder : `${placeholder} ${refAnnotation(ref)}`;
 }
 
 function describe(image: ImagePart | FilePart): string {

@@ -9,8 +9,7 @@ import type {
   ToolResultPart,
 } from '../message/message';
 import type { RecallMarks } from '../recall/recall-marks';
-import { refAnnotation } from '../recall/recall-ref';
-import { imagePlaceholder } from './image-placeholder';
+import { imagePlaceholder, imagePlaceholderWithRef } from './image-placeholder';
 import { replaceParts } from './replace-parts';
 import type { TruncationRecord } from './truncation-record';
 import type { TruncationResult } from './truncation-result';
@@ -118,9 +117,7 @@ function replaceInToolResult(
 }
 
 function placeholderPart(part: ImagePart | FilePart, marks: RecallMarks | undefined): TextPart {
-  const ref = marks?.image(part);
-  const placeholder = imagePlaceholder(part);
-  return { type: 'text', text: ref === undefined ? placeholder : `${placeholder} ${refAnnotation(ref)}` };
+  return { type: 'text', text: imagePlaceholderWithRef(part, marks?.image(part)) };
 }
 
 function imageRecord(
