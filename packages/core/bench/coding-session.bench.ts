@@ -13,21 +13,23 @@
  * Run alone: `pnpm tsx bench/coding-session.bench.ts` (from packages/core); `BENCH_SIZES=500,2000`
  * for some sizes only.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { createCompactor } from '../src/compact/create-compactor.ts';
 import type { Message } from '../src/message/message.ts';
 import { codingSession } from '../test/coding-session.ts';
 import { growthGoals } from './shared/growth.ts';
-import { benchSizes, isMainModule, median, printTable, verdict } from './shared/measure.ts';
+import {
+  benchSizes,
+  fullGarbageCollection,
+  isMainModule,
+  median,
+  printTable,
+  verdict,
+} from './shared/measure.ts';
 
 const SIZES = benchSizes([100, 500, 2_000, 10_000, 50_000]);
 const GROWTH_GOAL = 1.5;
 /** Lines of each file (about 60 characters a line): whole reads of about 5.4 KB. */
 const FILE_LINES = 90;
-
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
 
 interface Row {
   size: number;
@@ -103,7 +105,7 @@ async function measure(size: number): Promise<{ wall: Row; cpu: Row }> {
   for (let round = -2; round < rounds; round++) {
     for (const { name, input, work } of cases) {
       const value = input() as never;
-      collect({ type: 'major' });
+      fullGarbageCollection();
       const cpuStart = process.cpuUsage();
       const start = performance.now();
       await work(value);

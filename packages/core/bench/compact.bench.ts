@@ -21,27 +21,24 @@
  * Run alone: `pnpm tsx bench/compact.bench.ts` (from packages/core); `BENCH_SIZES=500,2000` for a
  * quicker run of some sizes (the goals need 500, 2,000, 10,000 and 50,000).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { createCompactor } from '../src/compact/create-compactor.ts';
 import { hashMessage } from '../src/compact/hash-messages.ts';
 import type { Message } from '../src/message/message.ts';
 import { agentConversation } from '../test/conversation-fixtures.ts';
 import { growthGoals } from './shared/growth.ts';
-import { benchSizes, isMainModule, median, printTable, verdict } from './shared/measure.ts';
+import {
+  benchSizes,
+  fullGarbageCollection,
+  isMainModule,
+  median,
+  printTable,
+  verdict,
+} from './shared/measure.ts';
 
 const SIZES = benchSizes([100, 500, 2_000, 10_000, 50_000]);
 const FRESH_GOAL_MILLISECONDS_AT_500 = 0.5;
 const FRESH_GOAL_STRINGIFY_RATIO_AT_2000 = 0.25;
 const GROWTH_GOAL = 1.5;
-
-/**
- * A full garbage collection before each timed call, so that it pays neither for copying the request
- * parsed just before it nor for collecting what earlier calls left (costs of the parse and of the
- * benchmark's own churn, which land on whatever allocates next). Node-only, like the bench.
- */
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as (options?: { type: 'minor' | 'major' }) => void;
 
 interface Row {
   size: number;
@@ -142,7 +139,7 @@ async function measure(size: number): Promise<{ wall: Row; cpu: Row }> {
     for (let round = -3; round < rounds; round++) {
       for (const { name, prepare } of cases) {
         const call = prepare();
-        collect({ type: 'major' });
+        fullGarbageCollection();
         const cpuStart = process.cpuUsage();
         const start = performance.now();
         await call();

@@ -2,7 +2,6 @@ import type { Message } from '../message/message';
 import { refAnnotation } from '../recall/recall-ref';
 import type { CompactionState } from '../store/compaction-state';
 import { hashMessages } from './hash-messages';
-import { withoutProviderCompacted } from './provider-compacted';
 
 /** Where the summary goes in the request. */
 export type SummaryPlacement = 'system' | 'user';
@@ -29,7 +28,38 @@ export interface SummaryExtras {
 export function summaryMessage(
   summaries: readonly string[],
   placement: SummaryPlacement,
-  { span, userWords, pinned, announcement }: SummaryExtras = {},
+  extras: SummaryExtras = {},
+): Message | undefined {
+  // Every request of a summarized conversation carries the same message: the same object again
+  // (its token count and hash memoised with it) instead of a new string to build and count.
+  const known = summaryMessages.get(summaries);
+  if (known !== undefined && known.placement === placement && sameExtras(known.extras, extras))
+    return known.message;
+  const message = buildSummaryMessage(summaries, placement, extras);
+  summaryMessages.set(summaries, { placement, extras: { ...extras }, message });
+  return message;
+}
+
+/** Per list of summaries (a stored state's), the summary message made for it last. */
+const summaryMessages = new WeakMap<
+  readonly string[],
+  { placement: SummaryPlacement; extras: SummaryExtras; message: Message | undefined }
+>();
+
+function sameExtras(first: SummaryExtras, second: SummaryExtras): boolean {
+  return (
+    first.span?.ref === second.span?.ref &&
+    first.span?.coveredCount === second.span?.coveredCount &&
+    first.userWords === second.userWords &&
+    first.pinned === second.pinned &&
+    first.announcement === second.announcement
+  );
+}
+
+function buildSummaryMessage(
+  summaries: readonly string[],
+  placement: SummaryPlacement,
+  { span, userWords, pinned, announcement }: SummaryExtras,
 ): Message | undefined {
   const blocks: string[] = [];
   if (summaries.length === 1) {
@@ -86,14 +116,15 @@ export function layoutConversation(messages: readonly Message[], coveredCount: n
 }
 
 /**
- * Whether `state` still describes `messages`: the first `coveredCount` conversation (non-system)
- * messages exist and hash to `coveredHash`. The engine checks this before applying a state; a state
+ * Whether `state` still describes `live`, the conversation without the span a provider compacted
+ * itself (`withoutProviderCompacted`: a state covers a prefix of what follows the provider's own last
+ * compaction, when there is one): its first `coveredCount` conversation (non-system) messages exist
+ * and hash to `coveredHash`. The engine checks this before applying a state; a state
  * that does not match (the history was edited or branched) is ignored.
  */
-export function stateMatches(messages: readonly Message[], state: CompactionState | undefined): boolean {
+export function stateMatches(live: readonly Message[], state: CompactionState | undefined): boolean {
   if (state === undefined || state.coveredCount <= 0) return false;
-  // A state covers a prefix of what follows the provider's own last compaction, when there is one.
-  const { covered } = layoutConversation(withoutProviderCompacted(messages), state.coveredCount);
+  const { covered } = layoutConversation(live, state.coveredCount);
   if (covered.length !== state.coveredCount) return false;
   // The same message objects found to match this state before (one request checks it more than
   // once): messages are memoised by identity everywhere, so their hashes would be the same again.

@@ -6,6 +6,7 @@ import type { ResolvedCompactionOptions } from './compaction-options';
 import type { ContextWindows } from './context-windows';
 import type { ConversationFlights } from './conversation-flights';
 import type { DistributedFlight } from './distributed-flight';
+import { withoutProviderCompacted } from './provider-compacted';
 import type { RequestMemory } from './request-memory';
 import type { SummaryCooldowns } from './summary-cooldowns';
 
@@ -42,5 +43,5 @@ export function applicable(
   messages: readonly Message[],
   stored: CompactionState | undefined,
 ): CompactionState | undefined {
-  return stateMatches(messages, stored) ? stored : undefined;
+  return stateMatches(withoutProviderCompacted(messages), stored) ? stored : undefined;
 }

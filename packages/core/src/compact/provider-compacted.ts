@@ -8,7 +8,12 @@ export function isProviderCompaction(part: MessagePart | undefined): boolean {
 
 /** Whether a message carries a provider's compaction block or item. */
 export function hasProviderCompaction(message: Message): boolean {
-  return typeof message.content !== 'string' && message.content.some(isProviderCompaction);
+  const { content } = message;
+  if (typeof content === 'string') return false;
+  // A plain loop: this runs over every message of every request.
+  for (const part of content)
+    if (part?.type === 'opaque' && part.providerManaged === 'compaction') return true;
+  return false;
 }
 
 /** A conversation cut at the provider's last compaction. */

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { type ContentMemo, contentMemo, createContentMemo, setContentMemo } from '../message/content-memo';
+import { type ContentMemo, createContentMemo, setContentMemo } from '../message/content-memo';
 import type { Message } from '../message/message';
 import { sameContent } from '../message/same-content';
 import { scopeId } from './scope-id';
@@ -92,9 +92,7 @@ export function recognizeMessages(
   }
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
-    if (typeof message === 'object' && message !== null && contentMemo(message) !== memos[index]) {
-      setContentMemo(message, memos[index]);
-    }
+    if (message !== previous?.messages[index]) setContentMemo(message, memos[index]);
   }
   conversations.set(key, { messages: messages.slice(), memos, chars, total });
 }

@@ -8,6 +8,8 @@ import type { Message } from './message';
  * `sameContent`) that message's memo, so its count and hash are a property read away.
  */
 export interface ContentMemo {
+  /** A number naming this content, unique in the process (what sequence memos compare). */
+  readonly id: number;
   /** The content hash, once computed (`hashMessages`). */
   digest: { readonly high: number; readonly low: number } | undefined;
   /** The token count by the estimator `countedBy` (the first to count this content). */
@@ -18,21 +20,69 @@ export interface ContentMemo {
 
 /** A memo for a content nothing has been computed for yet. */
 export function createContentMemo(): ContentMemo {
-  return { digest: undefined, count: 0, countedBy: undefined };
+  return { id: nextContentId(), digest: undefined, count: 0, countedBy: undefined };
+}
+
+let lastContentId = 0;
+
+/**
+ * A new number for a content (a memo's, or an object's own when it has no memo): unique in the
+ * process, never reused.
+ */
+export function nextContentId(): number {
+  return ++lastContentId;
 }
 
 /**
- * Message objects → their content's memo. Weak: an entry lives as long as its message object (a
- * request's objects are held by the caller for the whole request, whatever it awaits), so the
- * conversation memo never has to take the memos of an earlier request's objects back one by one;
- * it still removes them when it forgets a conversation. A message without one is memoised by its
- * own identity.
+ * Lets a class field be added to an object it did not construct: a subclass constructor whose
+ * `super()` returns the object given (the "return override" of class constructors). Only the
+ * stamp below uses it.
  */
-const memos = new WeakMap<Message, ContentMemo>();
+class ReturnGiven {
+  constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: the return override is the point here.
+    return target;
+  }
+}
+
+/**
+ * Message objects → their content's memo, kept in a private field stamped on the message object.
+ * A private field is invisible to everything else: not a key, not a symbol, not copied by a spread,
+ * by `structuredClone` or by `JSON.stringify`, not seen by deep-equality checks. Stamping one costs
+ * a property store, where a `WeakMap` entry per message of every deserialized request cost several
+ * times more and added weak-table work to every garbage collection (issue 26). The memo lives as
+ * long as its message object, so the conversation memo never has to take the memos of an earlier
+ * request's objects back one by one; it still removes them when it forgets a conversation.
+ * A message without one is memoised by its own identity.
+ */
+class ContentMemoStamp extends ReturnGiven {
+  #memo: ContentMemo | undefined;
+
+  private constructor(target: object, memo: ContentMemo | undefined) {
+    super(target);
+    this.#memo = memo;
+  }
+
+  static get(target: object): ContentMemo | undefined {
+    if (#memo in target) return (target as ContentMemoStamp).#memo;
+    // Only an object that cannot be stamped is in the fallback map.
+    return Object.isExtensible(target) ? undefined : fallback.get(target);
+  }
+
+  static set(target: object, memo: ContentMemo | undefined): void {
+    if (#memo in target) (target as ContentMemoStamp).#memo = memo;
+    else if (Object.isExtensible(target)) new ContentMemoStamp(target, memo);
+    else if (memo === undefined) fallback.delete(target);
+    else fallback.set(target, memo);
+  }
+}
+
+/** Memos of frozen or sealed messages (a private field cannot be relied on to stamp them). */
+const fallback = new WeakMap<object, ContentMemo>();
 
 /** The memo of `message`'s content, when the conversation memo gave it one. */
 export function contentMemo(message: Message): ContentMemo | undefined {
-  return typeof message === 'object' && message !== null ? memos.get(message) : undefined;
+  return typeof message === 'object' && message !== null ? ContentMemoStamp.get(message) : undefined;
 }
 
 /**
@@ -41,6 +91,5 @@ export function contentMemo(message: Message): ContentMemo | undefined {
  */
 export function setContentMemo(message: Message, memo: ContentMemo | undefined): void {
   if (typeof message !== 'object' || message === null) return;
-  if (memo === undefined) memos.delete(message);
-  else memos.set(message, memo);
+  ContentMemoStamp.set(message, memo);
 }

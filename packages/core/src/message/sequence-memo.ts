@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { contentMemo } from './content-memo';
+import { contentMemo, nextContentId } from './content-memo';
 import type { Message } from './message';
 
 /**
@@ -35,16 +35,18 @@ export function createSequenceMemo<Value extends object>({
 }
 
 const ids = new WeakMap<object, number>();
-let nextId = 1;
 
-/** A number for the message's content: its content memo's, else the object's own. */
-function contentId(message: Message): number {
+/**
+ * A number for the message's content: its content memo's (a property read), else the object's own.
+ */
+export function contentId(message: Message): number {
   if (typeof message !== 'object' || message === null) return 0;
-  const key: object = contentMemo(message) ?? message;
-  let id = ids.get(key);
+  const memo = contentMemo(message);
+  if (memo !== undefined) return memo.id;
+  let id = ids.get(message);
   if (id === undefined) {
-    id = nextId++;
-    ids.set(key, id);
+    id = nextContentId();
+    ids.set(message, id);
   }
   return id;
 }

@@ -1,6 +1,7 @@
 import { parseDataUrl } from '../estimate/decode-base64';
 import { contentMemo } from '../message/content-memo';
 import type { FilePart, ImagePart, Message, MessagePart, ToolResultPart } from '../message/message';
+import { createSequenceMemo } from '../message/sequence-memo';
 import { canonicalJson } from '../truncate/canonical-json';
 import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { textFingerprint } from './recall-hash';
@@ -146,10 +147,15 @@ export function messageFingerprint(message: Message): string {
 
 /** A fingerprint of conversation messages `from`..`to` (exclusive) of `conversation` (no system messages). */
 export function spanFingerprint(conversation: readonly Message[], from: number, to: number): string {
-  const fingerprints: string[] = [];
-  for (let index = from; index < to; index++) fingerprints.push(messageFingerprint(conversation[index]!));
-  return textFingerprint(fingerprints.join(','));
+  // A request names the span its summary covers on every call: memoised by the span's content.
+  return spanFingerprints.get(conversation.slice(from, to), '', () => {
+    const fingerprints: string[] = [];
+    for (let index = from; index < to; index++) fingerprints.push(messageFingerprint(conversation[index]!));
+    return { fingerprint: textFingerprint(fingerprints.join(',')) };
+  }).fingerprint;
 }
+
+const spanFingerprints = createSequenceMemo<{ fingerprint: string }>({ max: 256 });
 
 /**
  * The material of a span: each message rendered by {@link renderMessageMaterial}, images with their

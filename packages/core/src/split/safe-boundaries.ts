@@ -1,5 +1,4 @@
 import type { Message } from '../message/message';
-import { toolCallsOf, toolResultsOf } from '../message/message-parts';
 
 /**
  * For a message list of length n, an array of n + 1 flags: `safe[b]` is true when cutting the list
@@ -12,21 +11,25 @@ import { toolCallsOf, toolResultsOf } from '../message/message-parts';
 export function safeBoundaries(messages: readonly Message[]): boolean[] {
   const callIndex = new Map<string, number>();
   // open[b] counts call/result pairs that a cut before b would separate (difference array).
-  const open = new Array<number>(messages.length + 2).fill(0);
-  messages.forEach((message, index) => {
-    for (const result of toolResultsOf(message)) {
-      const callAt = callIndex.get(result.toolCallId);
+  // Plain loops over the parts: this runs over every message of every request.
+  const open = new Int32Array(messages.length + 2);
+  for (let index = 0; index < messages.length; index++) {
+    const content = messages[index]!.content;
+    if (typeof content === 'string') continue;
+    for (const part of content) {
+      if (part.type !== 'tool-result') continue;
+      const callAt = callIndex.get(part.toolCallId);
       if (callAt === undefined || callAt >= index) continue;
-      open[callAt + 1] = (open[callAt + 1] ?? 0) + 1;
-      open[index + 1] = (open[index + 1] ?? 0) - 1;
+      open[callAt + 1]!++;
+      open[index + 1]!--;
     }
-    for (const call of toolCallsOf(message)) callIndex.set(call.toolCallId, index);
-  });
-  const safe: boolean[] = [];
+    for (const part of content) if (part.type === 'tool-call') callIndex.set(part.toolCallId, index);
+  }
+  const safe = new Array<boolean>(messages.length + 1);
   let running = 0;
   for (let boundary = 0; boundary <= messages.length; boundary++) {
-    running += open[boundary] ?? 0;
-    safe.push(running === 0);
+    running += open[boundary]!;
+    safe[boundary] = running === 0;
   }
   return safe;
 }

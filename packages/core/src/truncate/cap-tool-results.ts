@@ -64,10 +64,16 @@ export function capToolResults(
     if (message == null || !Array.isArray(message.content)) return message;
     // Allocated only when a part changes: this runs over every message on every request.
     let replacements: Map<number, MessagePart> | undefined;
-    message.content.forEach((part, partIndex) => {
-      if (part?.type !== 'tool-result') return;
-      const limited = limitToolResultText(part, limitFor(part.toolName), truncateFor(part));
-      if (limited === part) return;
+    const content = message.content as readonly MessagePart[];
+    for (let partIndex = 0; partIndex < content.length; partIndex++) {
+      const part = content[partIndex];
+      if (part?.type !== 'tool-result') continue;
+      const limit = limitFor(part.toolName);
+      // Most results are within their limit: nothing is allocated for them.
+      const charsBefore = toolResultTextLength(part);
+      if (charsBefore <= limit) continue;
+      const limited = limitToolResultText(part, limit, truncateFor(part));
+      if (limited === part) continue;
       replacements ??= new Map();
       replacements.set(partIndex, limited);
       records.push({
@@ -75,10 +81,10 @@ export function capToolResults(
         messageIndex,
         toolName: part.toolName,
         toolCallId: part.toolCallId,
-        charsBefore: toolResultTextLength(part),
+        charsBefore,
         charsAfter: toolResultTextLength(limited),
       });
-    });
+    }
     return replacements === undefined ? message : replaceParts(message, replacements);
   });
   return { messages: output, records };
