@@ -1,4 +1,5 @@
 import type { Message } from '../message/message';
+import { contentId } from '../message/sequence-memo';
 import { refAnnotation } from '../recall/recall-ref';
 import type { CompactionState } from '../store/compaction-state';
 import { hashMessages } from './hash-messages';
@@ -32,18 +33,19 @@ export function summaryMessage(
 ): Message | undefined {
   // Every request of a summarized conversation carries the same message: the same object again
   // (its token count and hash memoised with it) instead of a new string to build and count.
-  const known = summaryMessages.get(summaries);
-  if (known !== undefined && known.placement === placement && sameExtras(known.extras, extras))
-    return known.message;
+  const made = summaryMessages.get(summaries) ?? [];
+  const known = made.find((entry) => entry.placement === placement && sameExtras(entry.extras, extras));
+  if (known !== undefined) return known.message;
   const message = buildSummaryMessage(summaries, placement, extras);
-  summaryMessages.set(summaries, { placement, extras: { ...extras }, message });
+  // A request measures the summary message without extras and sends it with them: a few per list.
+  summaryMessages.set(summaries, [{ placement, extras: { ...extras }, message }, ...made.slice(0, 3)]);
   return message;
 }
 
-/** Per list of summaries (a stored state's), the summary message made for it last. */
+/** Per list of summaries (a stored state's), the summary messages made for it last. */
 const summaryMessages = new WeakMap<
   readonly string[],
-  { placement: SummaryPlacement; extras: SummaryExtras; message: Message | undefined }
+  { placement: SummaryPlacement; extras: SummaryExtras; message: Message | undefined }[]
 >();
 
 function sameExtras(first: SummaryExtras, second: SummaryExtras): boolean {
@@ -126,27 +128,26 @@ export function stateMatches(live: readonly Message[], state: CompactionState | 
   if (state === undefined || state.coveredCount <= 0) return false;
   const { covered } = layoutConversation(live, state.coveredCount);
   if (covered.length !== state.coveredCount) return false;
-  // The same message objects found to match this state before (one request checks it more than
-  // once): messages are memoised by identity everywhere, so their hashes would be the same again.
+  // The same contents found to match this state before (one request checks it more than once, and
+  // every request of the conversation checks it again): the same object, or a message the
+  // conversation memo found equal to it (the same content id), hashes the same again.
+  const ids = covered.map(contentId);
   const verified = verifiedPrefixes.get(state);
   if (
     verified !== undefined &&
     verified.coveredHash === state.coveredHash &&
-    verified.messages.length === covered.length &&
-    verified.messages.every((message, index) => message === covered[index])
+    verified.ids.length === ids.length &&
+    verified.ids.every((id, index) => id === ids[index])
   ) {
     return true;
   }
   if (hashMessages(covered) !== state.coveredHash) return false;
-  verifiedPrefixes.set(state, { coveredHash: state.coveredHash, messages: covered });
+  verifiedPrefixes.set(state, { coveredHash: state.coveredHash, ids });
   return true;
 }
 
-/** Per state object, the covered messages last found to match it. */
-const verifiedPrefixes = new WeakMap<
-  CompactionState,
-  { coveredHash: string; messages: readonly Message[] }
->();
+/** Per state object, the content ids of the covered messages last found to match it. */
+const verifiedPrefixes = new WeakMap<CompactionState, { coveredHash: string; ids: readonly number[] }>();
 
 /** The user message put before a compacted conversation that would otherwise open with the assistant. */
 export const CONTINUATION_TEXT = '[Continuing the conversation summarized above.]';
