@@ -126,24 +126,30 @@ export function layoutConversation(messages: readonly Message[], coveredCount: n
  */
 export function stateMatches(live: readonly Message[], state: CompactionState | undefined): boolean {
   if (state === undefined || state.coveredCount <= 0) return false;
-  const { covered } = layoutConversation(live, state.coveredCount);
-  if (covered.length !== state.coveredCount) return false;
   // The same contents found to match this state before (one request checks it more than once, and
   // every request of the conversation checks it again): the same object, or a message the
   // conversation memo found equal to it (the same content id), hashes the same again.
-  const ids = covered.map(contentId);
   const verified = verifiedPrefixes.get(state);
-  if (
-    verified !== undefined &&
-    verified.coveredHash === state.coveredHash &&
-    verified.ids.length === ids.length &&
-    verified.ids.every((id, index) => id === ids[index])
-  ) {
+  if (verified !== undefined && verified.coveredHash === state.coveredHash && sameIds(live, verified.ids)) {
     return true;
   }
+  const { covered } = layoutConversation(live, state.coveredCount);
+  if (covered.length !== state.coveredCount) return false;
   if (hashMessages(covered) !== state.coveredHash) return false;
-  verifiedPrefixes.set(state, { coveredHash: state.coveredHash, ids });
+  verifiedPrefixes.set(state, { coveredHash: state.coveredHash, ids: covered.map(contentId) });
   return true;
+}
+
+/** Whether the first `ids.length` conversation (non-system) messages of `live` have these content ids. */
+function sameIds(live: readonly Message[], ids: readonly number[]): boolean {
+  let matched = 0;
+  for (let index = 0; index < live.length && matched < ids.length; index++) {
+    const message = live[index]!;
+    if (message.role === 'system') continue;
+    if (contentId(message) !== ids[matched]) return false;
+    matched++;
+  }
+  return matched === ids.length;
 }
 
 /** Per state object, the content ids of the covered messages last found to match it. */

@@ -13,6 +13,11 @@ import { groupStarts, safeBoundaries } from '../split/safe-boundaries';
  */
 export function currentTurnStart(messages: readonly Message[]): number {
   if (messages.length === 0) return 0;
+  // The common case, found without a pass over the whole list: every tool result from the latest
+  // user message on answers a call made after that message, so no pair crosses it.
+  let latestUser = messages.length - 1;
+  while (latestUser >= 0 && !isUserTurn(messages[latestUser]!)) latestUser--;
+  if (latestUser >= 0 && pairsStayAfter(messages, latestUser)) return latestUser;
   const safe = safeBoundaries(messages);
   for (let index = messages.length - 1; index >= 0; index--) {
     if (!isUserTurn(messages[index]!)) continue;
@@ -30,4 +35,22 @@ export function isUserTurn(message: Message): boolean {
   if (message.role !== 'user') return false;
   if (typeof message.content === 'string') return true;
   return message.content.length === 0 || message.content.some((part) => part.type !== 'tool-result');
+}
+
+/**
+ * Whether every tool result in `messages[from…]` pairs with a call made before it in that range (a
+ * result pairs with the latest call of its id before it). Then no call before `from` has its result
+ * after it, and a cut before `from` splits no pair.
+ */
+function pairsStayAfter(messages: readonly Message[], from: number): boolean {
+  const called = new Set<string>();
+  for (let index = from; index < messages.length; index++) {
+    const { content } = messages[index]!;
+    if (typeof content === 'string') continue;
+    for (const part of content) {
+      if (part.type === 'tool-result' && !called.has(part.toolCallId)) return false;
+    }
+    for (const part of content) if (part.type === 'tool-call') called.add(part.toolCallId);
+  }
+  return true;
 }

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { type ContentMemo, createContentMemo, setContentMemo } from '../message/content-memo';
+import { contentMemo, createContentMemo, setContentMemo } from '../message/content-memo';
 import type { Message } from '../message/message';
 import { sameContent } from '../message/same-content';
 import { scopeId } from './scope-id';
@@ -10,13 +10,10 @@ import { scopeId } from './scope-id';
  */
 export const RECOGNIZED_CONVERSATION_CHARS = 256_000_000;
 
-/** What is remembered of a conversation: its latest request. */
+/** What is remembered of a conversation: its latest request (each message with its memo stamped). */
 interface Remembered {
   messages: readonly Message[];
-  /** The content memo of each message (shared with the equal messages of earlier requests). */
-  memos: ContentMemo[];
-  /** Characters of each message (what it costs to remember). */
-  chars: number[];
+  /** Characters of the messages (what it costs to remember them). */
   total: number;
 }
 
@@ -65,36 +62,33 @@ export function recognizeMessages(
 ): void {
   const key = `${scopeId(scope)}\u0000${conversationId}`;
   const previous = conversations.get(key);
-  const memos: ContentMemo[] = new Array(messages.length);
-  const chars: number[] = new Array(messages.length);
   let total = 0;
   let changed = previous === undefined || previous.messages.length !== messages.length;
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
     const earlier = previous?.messages[index];
-    if (earlier !== undefined && (earlier === message || sameContent(earlier, message))) {
-      memos[index] = previous!.memos[index]!;
-      chars[index] = previous!.chars[index]!;
-      if (earlier !== message) changed = true;
-    } else {
-      memos[index] = createContentMemo();
-      chars[index] = contentChars(message, 0);
+    // An equal message of the previous request lends its memo (stamped on it when it was
+    // recognized); the previous request's objects keep theirs until they are collected.
+    let memo =
+      earlier !== undefined && (earlier === message || sameContent(earlier, message))
+        ? contentMemo(earlier)
+        : undefined;
+    if (memo === undefined) {
+      memo = createContentMemo(contentChars(message, 0));
+      setContentMemo(message, memo);
+      changed = true;
+    } else if (earlier !== message) {
+      setContentMemo(message, memo);
       changed = true;
     }
-    total += chars[index]!;
+    total += memo.chars;
   }
   if (!changed) return;
-  // The previous request's objects keep their memos until they are collected (the memo map is
-  // weak, and a memo stays true of its content); this request's objects get theirs.
   if (total > RECOGNIZED_CONVERSATION_CHARS) {
     conversations.delete(key);
     return;
   }
-  for (let index = 0; index < messages.length; index++) {
-    const message = messages[index]!;
-    if (message !== previous?.messages[index]) setContentMemo(message, memos[index]);
-  }
-  conversations.set(key, { messages: messages.slice(), memos, chars, total });
+  conversations.set(key, { messages: messages.slice(), total });
 }
 
 const globalScope = {};

@@ -10,6 +10,8 @@ import type { Message } from './message';
 export interface ContentMemo {
   /** A number naming this content, unique in the process (what sequence memos compare). */
   readonly id: number;
+  /** About how many characters the content holds (what remembering it costs). */
+  readonly chars: number;
   /** The content hash, once computed (`hashMessages`). */
   digest: { readonly high: number; readonly low: number } | undefined;
   /** The token count by the estimator `countedBy` (the first to count this content). */
@@ -19,8 +21,8 @@ export interface ContentMemo {
 }
 
 /** A memo for a content nothing has been computed for yet. */
-export function createContentMemo(): ContentMemo {
-  return { id: nextContentId(), digest: undefined, count: 0, countedBy: undefined };
+export function createContentMemo(chars = 0): ContentMemo {
+  return { id: nextContentId(), chars, digest: undefined, count: 0, countedBy: undefined };
 }
 
 let lastContentId = 0;

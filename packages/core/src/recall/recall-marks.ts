@@ -45,7 +45,7 @@ export function createRecallMarks({
   originalsKey = '',
 }: CreateRecallMarksOptions): RecallMarks {
   let results: Map<string, ToolResultPart[]> | undefined;
-  let conversation: Message[] | undefined;
+  let conversation: readonly Message[] | undefined;
   const refs = new Map<string, string>();
   const originalsOf = (toolCallId: string) => {
     if (results === undefined) {

@@ -176,6 +176,16 @@ export function renderSpanMaterial(
 }
 
 /** The conversation's messages without the system messages: what span references count. */
-export function conversationMessages(messages: readonly Message[]): Message[] {
-  return messages.filter((message) => message != null && message.role !== 'system');
+export function conversationMessages(messages: readonly Message[]): readonly Message[] {
+  // Most conversations have a system message only at the start, or none: no copy of the rest.
+  let leading = 0;
+  while (leading < messages.length && messages[leading] != null && messages[leading]!.role === 'system')
+    leading++;
+  for (let index = leading; index < messages.length; index++) {
+    const message = messages[index];
+    if (message == null || message.role === 'system') {
+      return messages.filter((message) => message != null && message.role !== 'system');
+    }
+  }
+  return leading === 0 ? messages : messages.slice(leading);
 }
