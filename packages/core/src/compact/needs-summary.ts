@@ -4,7 +4,12 @@ import type { CompactionState } from '../store/compaction-state';
 import { capToolResults } from '../truncate/cap-tool-results';
 import { assembleRequest, layoutConversation, stateMatches } from './compaction-layout';
 import type { ResolvedCompactionOptions } from './compaction-options';
-import { providerLiveFrozen, splitProviderCompacted, withoutProviderCompacted } from './provider-compacted';
+import {
+  type ProviderCompactedSplit,
+  providerLiveFrozen,
+  splitProviderCompacted,
+  withoutProviderCompacted,
+} from './provider-compacted';
 
 /**
  * Whether a request might summarize: it is an overflow retry, or with the stored summary applied it
@@ -19,8 +24,11 @@ export function needsSummary({
   contextWindow,
   overheadTokens = 0,
   overflowAttempt,
+  providerSplit = splitProviderCompacted(messages) ?? null,
 }: {
   messages: readonly Message[];
+  /** Where a provider's own compaction left `messages` (`null`: nowhere). @default found here */
+  providerSplit?: ProviderCompactedSplit | null;
   state: CompactionState | undefined;
   options: ResolvedCompactionOptions;
   contextWindow: number | undefined;
@@ -35,7 +43,7 @@ export function needsSummary({
       ? options.estimator
       : options.estimator.forProvider(providerProfile(options.provider));
   // What the provider compacted itself is not counted; its block (and its message) is.
-  const split = splitProviderCompacted(messages);
+  const split = providerSplit ?? undefined;
   const frozen = split === undefined ? 0 : estimator.countMessages(providerLiveFrozen(messages, split));
   const live = withoutProviderCompacted(messages, split);
   const working = capToolResults(live, {

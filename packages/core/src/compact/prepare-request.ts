@@ -9,6 +9,7 @@ import { deriveConversationId } from './conversation-id';
 import { delegatedOptions } from './delegated-options';
 import { needsSummary } from './needs-summary';
 import { prepareWithStore } from './prepare-with-store';
+import { splitProviderCompacted } from './provider-compacted';
 import { recognizeMessages } from './recognize-messages';
 import type { ReductionLevel } from './reduction-level';
 import { OVERFLOW_KEEP_GROUPS, runCompaction } from './run-compaction';
@@ -80,6 +81,8 @@ export async function prepareRequest(
   }
   const rejectedTokens = overflowAttempt === undefined ? undefined : requests.estimate(id);
   const reductionLevel = requests.level(id);
+  // Found once for the request (the lease check and the pipeline both need it).
+  const providerSplit = splitProviderCompacted(messages) ?? null;
   const deadline = Date.now() + resolved.summaryTimeouts.foreground;
   const run = async (allowSummarize: boolean): Promise<PrepareResult> => {
     const result = await prepareWithStore({
@@ -96,6 +99,7 @@ export async function prepareRequest(
           contextWindow: window,
           overheadTokens,
           overflowAttempt,
+          providerSplit,
         }),
       compute: (state, summarize) =>
         runCompaction(messages, effective, {
@@ -106,6 +110,7 @@ export async function prepareRequest(
           allowSummarize: summarize,
           abortSignal,
           contextWindow: window,
+          providerSplit,
           ...(outputTokens === undefined ? {} : { outputTokens }),
           ...(originals === undefined ? {} : { originals }),
           ...(recallTool === undefined ? {} : { recallTool }),

@@ -16,7 +16,12 @@ import { createDraftFactory } from './draft-settings';
 import type { HistoryLadder } from './history-ladder';
 import { ladderFor } from './ladder-for-draft';
 import { prepareWorking } from './prepare-working';
-import { providerLiveFrozen, splitProviderCompacted, withoutProviderCompacted } from './provider-compacted';
+import {
+  type ProviderCompactedSplit,
+  providerLiveFrozen,
+  splitProviderCompacted,
+  withoutProviderCompacted,
+} from './provider-compacted';
 import { recognizeMessages } from './recognize-messages';
 import { requestBudget } from './request-budget';
 import type { RequestDraft } from './request-draft';
@@ -33,6 +38,11 @@ export { OVERFLOW_KEEP_GROUPS } from './request-targets';
 /** Per-request options of {@link runCompaction} beyond the public ones. */
 export interface RunCompactionOptions extends CompactRequestOptions {
   contextWindow?: number;
+  /**
+   * Where a provider's own compaction left `messages`, when the caller found it already (`null`:
+   * no message carries a provider compaction block). @default found here
+   */
+  providerSplit?: ProviderCompactedSplit | null;
   provider?: string;
   /**
    * `request` (the default): the whole pipeline. `measure`: only the reductions that need no model,
@@ -58,7 +68,10 @@ export async function runCompaction(
   options: ResolvedCompactionOptions,
   request: RunCompactionOptions,
 ): Promise<CompactMessagesResult> {
-  const split = splitProviderCompacted(messages);
+  const split =
+    request.providerSplit === undefined
+      ? splitProviderCompacted(messages)
+      : (request.providerSplit ?? undefined);
   if (split === undefined) return runPipeline(messages, options, request);
   const { originals = messages, provider = options.provider, overheadTokens = 0 } = request;
   const live = (list: readonly Message[]) => withoutProviderCompacted(list, split);
