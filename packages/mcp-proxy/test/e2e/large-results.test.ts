@@ -3,7 +3,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createProxy, type McpProxy } from '../../src/index';
+import {
+  createProxy,
+  DEFAULT_HEAD_RATIO,
+  DEFAULT_MAX_MEDIA_BYTES,
+  DEFAULT_MAX_RESULT_TOKENS,
+  type McpProxy,
+  RecallStore,
+} from '../../src/index';
+import { truncateCallToolResult } from '../../src/truncate/truncate-call-tool-result';
 import { cleanUp, connectThroughProxy, fixtureServer } from './helpers';
 
 /** The fixture server's `big` text (numbered prose lines), `chars` characters long. */
@@ -103,5 +111,40 @@ describe('results read in pieces', () => {
     expect(first === expected.slice(0, first.length)).toBe(true);
     expect(image?.content.type).toBe('image');
     expect(assistant?.content).toEqual({ type: 'text', text: 'I have read it.' });
+  });
+});
+
+/** `content` as JSON, each recall ref replaced by the same placeholder (refs are random). */
+const withoutRefs = (content: unknown) => JSON.stringify(content).replace(/"ref\\":\\"[\w-]{22}\\"/g, 'REF');
+
+/** What the proxy sends for a text block `text` when the result arrives as one short line. */
+function cutInOneLine(text: string): string {
+  const { result } = truncateCallToolResult(
+    { content: [{ type: 'text', text }] },
+    {
+      budget: {
+        maxResultTokens: DEFAULT_MAX_RESULT_TOKENS,
+        maxMediaBytes: DEFAULT_MAX_MEDIA_BYTES,
+        headRatio: DEFAULT_HEAD_RATIO,
+        mediaPolicy: 'placeholder',
+      },
+      recall: { store: new RecallStore(), owner: 'reference' },
+    },
+  );
+  return withoutRefs(result.content);
+}
+
+describe('a result read in pieces is cut', () => {
+  it('to the same characters as the same text parsed from one line, escapes and all', async () => {
+    const { client } = await connectThroughProxy({ upstream: [process.execPath, fixtureServer] });
+    const prose = await client.callTool({ name: 'big', arguments: { chars: LONG } });
+    expect(withoutRefs(prose.content)).toBe(cutInOneLine(expected));
+    // `echo` answers JSON.stringify(value): quotes and backslashes escaped twice on the wire, plus
+    // tabs, control characters, accents, and surrogate pairs (some across the upstream's pipe chunks).
+    const line = (index: number) => `${index}\t"quoted" \\ back\u0001slash é 😀 ${'x'.repeat(index % 50)}\n`;
+    const value = Array.from({ length: 30_000 }, (_, index) => line(index)).join('');
+    expect(value.length).toBeGreaterThan(LONG);
+    const escaped = await client.callTool({ name: 'echo', arguments: { value } });
+    expect(withoutRefs(escaped.content)).toBe(cutInOneLine(JSON.stringify(value)));
   });
 });
