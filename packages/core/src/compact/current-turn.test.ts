@@ -1,23 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Message, MessagePart } from '../message/message';
-import { groupStarts, safeBoundaries } from '../split/safe-boundaries';
-import { currentTurnStart, isUserTurn } from './current-turn';
-
-/** The definition, over the whole list: the latest user turn, moved back to a safe boundary. */
-function byDefinition(messages: readonly Message[]): number {
-  if (messages.length === 0) return 0;
-  const safe = safeBoundaries(messages);
-  for (let index = messages.length - 1; index >= 0; index--) {
-    if (!isUserTurn(messages[index]!)) continue;
-    let start = index;
-    while (start > 0 && !safe[start]) start--;
-    return start;
-  }
-  let leading = 0;
-  while (leading < messages.length && messages[leading]!.role === 'system') leading++;
-  return groupStarts(safe, leading).at(-1) ?? messages.length;
-}
+import { currentTurnStart, turnStartByBoundaries } from './current-turn';
 
 const call = (id: string): MessagePart => ({
   type: 'tool-call',
@@ -74,7 +58,7 @@ describe('currentTurnStart', () => {
     );
     fc.assert(
       fc.property(fc.array(message, { maxLength: 14 }), (messages) => {
-        expect(currentTurnStart(messages)).toBe(byDefinition(messages));
+        expect(currentTurnStart(messages)).toBe(turnStartByBoundaries(messages));
       }),
       { numRuns: 2_000 },
     );

@@ -18,6 +18,16 @@ export function currentTurnStart(messages: readonly Message[]): number {
   let latestUser = messages.length - 1;
   while (latestUser >= 0 && !isUserTurn(messages[latestUser]!)) latestUser--;
   if (latestUser >= 0 && pairsStayAfter(messages, latestUser)) return latestUser;
+  return turnStartByBoundaries(messages);
+}
+
+/**
+ * {@link currentTurnStart} by its definition, over the whole list: the latest user turn, moved back
+ * to the nearest boundary that splits no call from its result (or the last message group). Its
+ * answer is the same; it makes a pass over every message.
+ */
+export function turnStartByBoundaries(messages: readonly Message[]): number {
+  if (messages.length === 0) return 0;
   const safe = safeBoundaries(messages);
   for (let index = messages.length - 1; index >= 0; index--) {
     if (!isUserTurn(messages[index]!)) continue;
