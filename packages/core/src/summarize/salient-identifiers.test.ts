@@ -39,4 +39,48 @@ describe('salientIdentifiers', () => {
     expect(salientIdentifiers(text, { exclude: new Set(['job-0a']) })[0]).toBe('job-1a');
     expect(salientIdentifiers('')).toEqual([]);
   });
+
+  it('names what a reader could look up: no member accesses, encoded data or short fragments', () => {
+    const code = [
+      "import { queue } from './queue';",
+      'const retries = auth.queue.size + auth.task.count;',
+      'fetch("https://internal.example.com/ledger") // see docs/retry-policy.md and values.yaml',
+    ].join('\n');
+    const found = salientIdentifiers(code);
+    expect(found).not.toContain('auth.queue');
+    expect(found).not.toContain('auth.task');
+    expect(found).toEqual(
+      expect.arrayContaining(['https://internal.example.com/ledger', 'docs/retry-policy.md', 'values.yaml']),
+    );
+    // Hosts keep their domain; base64 is not a path, nor is a two-letter fragment.
+    expect(salientIdentifiers('connect to db-primary.internal and api.example.com')).toEqual(
+      expect.arrayContaining(['db-primary.internal', 'api.example.com']),
+    );
+    const base64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB/vlJ4OwPg0TrWuIaKAYblq/8u25fdW8izSOUNS3+2D8x/8/ed';
+    expect(salientIdentifiers(base64)).toEqual([]);
+  });
+
+  it('lists the longer form of a name once (src/a/b.ts, not also /a/b.ts)', () => {
+    const grep = ['/ledger/header.ts:12: retry()', 'src/ledger/header.ts:12: retry()'].join('\n');
+    expect(salientIdentifiers(grep)).toEqual(['src/ledger/header.ts']);
+  });
+
+  it('lists plain numbers only when a text has few of them: a data table or a file of constants names none', () => {
+    expect(salientIdentifiers('listening on port 48213 with 512 workers')).toEqual(['48213', '512']);
+    const prices = Array.from(
+      { length: 20 },
+      (_, index) => `{"id":"ord-${index}x","amount":${100 + index}.25}`,
+    );
+    const found = salientIdentifiers(prices.join('\n'));
+    expect(found.some((identifier) => /^\d/.test(identifier))).toBe(false);
+    expect(found[0]).toBe('ord-0x');
+    // On the lines that report a problem too: one status code is telling, a column of them is not.
+    expect(salientIdentifiers('GET /v2/pay failed with 503 after 3 retries')).toContain('503');
+    const failures = Array.from({ length: 10 }, (_, index) => `job ${1000 + index} failed`).join('\n');
+    expect(salientIdentifiers(failures)).toEqual([]);
+    // Numbers with a unit are not plain numbers.
+    expect(
+      salientIdentifiers(Array.from({ length: 10 }, (_, index) => `took ${index + 100}ms`).join('\n')),
+    ).toHaveLength(10);
+  });
 });

@@ -27,7 +27,7 @@ const KINDS: readonly RegExp[] = [
   /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g, // tickets (ABC-123)
   // (errno-style codes, not log levels and capitalised words: ERROR, EXIT, EVENT…)
   /\b(?:(?!(?:ERRORS?|EXCEPTIONS?|EVENTS?|EXIT|EXPORT|EMPTY|ENABLED|END|ENTRY|ENV)\b)E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z][A-Za-z]*(?:Error|Exception)|E\d{3,5})\b/g, // error codes and classes
-  /\b[\w-]{2,}(?:\/[\w.-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}\b/g, // file names
+  /\b[\w-]{2,}(?:[./][\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,9}\b/g, // file names and hosts
   // numbers with a unit, and version numbers
   /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|min|h|KB|MB|GB|TB|KiB|MiB|GiB|kb|mb|gb|%|px|rps|qps)\b|(?<![\w.])v?\d+(?:\.\d+){1,3}\b/g,
   /\b\d{3,}\b/g, // numbers of three or more digits (ports, counts, status codes)
@@ -35,6 +35,50 @@ const KINDS: readonly RegExp[] = [
 
 /** The index in `KINDS` of numbers with units and versions. */
 const VERSION_KIND = KINDS.length - 2;
+/** The index in `KINDS` of paths, and of file names. */
+const PATH_KIND = 2;
+const FILE_NAME_KIND = KINDS.length - 3; // file names and hosts
+
+/**
+ * What may follow the last dot of a file name (`pay.ts`, `values.yaml`) or a host (`example.com`):
+ * without one, `auth.queue` is a member access in code, not a name a reader looks up.
+ */
+const FILE_NAME_ENDINGS = new Set(
+  (
+    'ts tsx mts cts js jsx mjs cjs json jsonl md mdx txt log csv tsv yaml yml toml ini cfg conf env ' +
+    'lock xml html htm css scss sass less svg png jpg jpeg gif webp pdf zip gz tgz tar bz2 xz ' +
+    'py pyi ipynb rb go rs java kt kts scala swift c h cc cpp cxx hpp cs fs php pl lua r dart ex exs ' +
+    'erl hs clj vue svelte astro sql prisma graphql gql proto sh bash zsh fish ps1 bat cmd ' +
+    'dockerfile tf tfvars hcl nix gradle mk cmake wasm so dll exe bin jar war whl gem ' +
+    'pem crt key pub p12 sock pid bak tmp db sqlite parquet avro ' +
+    'com org net io dev app ai co edu gov int internal local localhost cloud'
+  ).split(' '),
+);
+
+/**
+ * A path segment that is encoded data (base64 and the like), not a name: upper and lower case
+ * letters and digits mixed, with no `.`, `-` or `_` to separate words.
+ */
+const ENCODED_SEGMENT = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9+=]{6,}$/;
+/** Plain numbers off problem lines (distinct) up to which a text's are listed; past it, none are. */
+const MAX_PLAIN_NUMBERS = 3;
+/** Paths shorter than this (`/8/ed`) are noise, not names. */
+const MIN_PATH_CHARS = 6;
+
+/** Whether an identifier of `kind` names something a reader could look up. */
+function isName(identifier: string, kind: number): boolean {
+  if (kind === FILE_NAME_KIND) {
+    const ending = identifier.slice(identifier.lastIndexOf('.') + 1).toLowerCase();
+    return FILE_NAME_ENDINGS.has(ending);
+  }
+  if (kind === PATH_KIND) {
+    return (
+      identifier.length >= MIN_PATH_CHARS &&
+      !identifier.split('/').some((segment) => ENCODED_SEGMENT.test(segment))
+    );
+  }
+  return true;
+}
 /** A number with one decimal point and nothing else. */
 const BARE_DECIMAL = /^\d+\.\d+$/;
 /** An ISO date, with or without the hour that follows it (`2026-03-02T10`). */
@@ -47,16 +91,21 @@ const SALIENT_LINE =
 /**
  * The identifiers a reader of `text` would most want kept when the text itself is cleared: URLs,
  * e-mail addresses, paths, ids (letters and digits joined by `-`/`_`, UUIDs, hashes), tickets, error
- * codes, file names, numbers with units and versions, numbers of three or more digits. Those on lines
- * that report a problem come first, then by kind in that order, then by first appearance; repeats
- * and identifiers contained in one already taken are skipped. Deterministic and linear in the text.
+ * codes, file names and hosts, numbers with units and versions, numbers of three or more digits.
+ * Those on lines that report a problem come first, then by kind in that order, then by first
+ * appearance; repeats and identifiers contained in one already taken are skipped, and a longer form
+ * of one taken (`src/a/b.ts` after `/a/b.ts`) takes its place. Only names a reader could look up:
+ * a dotted name must end in a known file extension or domain (`auth.queue` is a member access), a
+ * path must not be encoded data (base64), and plain numbers are listed only when the text has at
+ * most three of them (on problem lines and off them, counted apart): a data table or a file of
+ * constants names none. Deterministic and linear in the text.
  */
 export function salientIdentifiers(
   text: string,
   { maxCount = 12, maxChars = 240, exclude }: SalientIdentifiersOptions = {},
 ): string[] {
   if (typeof text !== 'string' || text.length === 0 || maxCount <= 0) return [];
-  const candidates: { identifier: string; rank: number; at: number }[] = [];
+  let candidates: { identifier: string; rank: number; at: number }[] = [];
   const seen = new Set<string>();
   let lineStart = 0;
   for (const line of text.split('\n')) {
@@ -70,6 +119,7 @@ export function salientIdentifiers(
         if (TIMESTAMP.test(identifier)) continue;
         if (exclude?.has(identifier)) continue;
         seen.add(identifier);
+        if (!isName(identifier, kind)) continue;
         // A bare decimal (887.63) is a number, not a version: ranked with the plain numbers.
         const rankedAs = kind === VERSION_KIND && BARE_DECIMAL.test(identifier) ? KINDS.length - 1 : kind;
         candidates.push({
@@ -81,12 +131,30 @@ export function salientIdentifiers(
     });
     lineStart += line.length + 1;
   }
+  // Plain numbers are telling when they are few (a port, a count, the status on an error line); a
+  // text with many of them (a data table, prices, a file's constants) names none, on the lines that
+  // report a problem and off them alike (each counted apart).
+  for (const rank of [KINDS.length - 1, 2 * KINDS.length - 1]) {
+    if (candidates.filter((candidate) => candidate.rank === rank).length > MAX_PLAIN_NUMBERS) {
+      candidates = candidates.filter((candidate) => candidate.rank !== rank);
+    }
+  }
   candidates.sort((left, right) => left.rank - right.rank || left.at - right.at);
   const chosen: string[] = [];
   let chars = 0;
   for (const { identifier } of candidates) {
     if (chosen.length >= maxCount) break;
     if (chosen.some((taken) => taken.includes(identifier))) continue;
+    // A longer form of one already taken (`src/a/b.ts` after `/a/b.ts`) takes its place.
+    const shorter = chosen.findIndex((taken) => identifier.includes(taken));
+    if (shorter !== -1) {
+      const grown = chars + identifier.length - chosen[shorter]!.length;
+      if (grown <= maxChars) {
+        chosen[shorter] = identifier;
+        chars = grown;
+      }
+      continue;
+    }
     const cost = identifier.length + (chosen.length > 0 ? 2 : 0);
     if (chars + cost > maxChars) continue;
     chosen.push(identifier);
