@@ -52,6 +52,11 @@ describe('salientIdentifiers', () => {
     expect(found).toEqual(
       expect.arrayContaining(['https://internal.example.com/ledger', 'docs/retry-policy.md', 'values.yaml']),
     );
+    // Endings that are also member names count only on a name that is plainly not a member access.
+    const logs = salientIdentifiers('console.log(process.env.HOME); tail logs/server.log app-2.log');
+    expect(logs).not.toContain('console.log');
+    expect(logs).not.toContain('process.env');
+    expect(logs).toEqual(expect.arrayContaining(['logs/server.log', 'app-2.log']));
     // Hosts keep their domain; base64 is not a path, nor is a two-letter fragment.
     expect(salientIdentifiers('connect to db-primary.internal and api.example.com')).toEqual(
       expect.arrayContaining(['db-primary.internal', 'api.example.com']),

@@ -45,22 +45,32 @@ const FILE_NAME_KIND = KINDS.length - 3; // file names and hosts
  */
 const FILE_NAME_ENDINGS = new Set(
   (
-    'ts tsx mts cts js jsx mjs cjs json jsonl md mdx txt log csv tsv yaml yml toml ini cfg conf env ' +
-    'lock xml html htm css scss sass less svg png jpg jpeg gif webp pdf zip gz tgz tar bz2 xz ' +
+    'ts tsx mts cts js jsx mjs cjs json jsonl md mdx txt csv tsv yaml yml toml ini cfg conf ' +
+    'xml html htm css scss sass less svg png jpg jpeg gif webp pdf zip gz tgz tar bz2 xz ' +
     'py pyi ipynb rb go rs java kt kts scala swift c h cc cpp cxx hpp cs fs php pl lua r dart ex exs ' +
     'erl hs clj vue svelte astro sql prisma graphql gql proto sh bash zsh fish ps1 bat cmd ' +
-    'dockerfile tf tfvars hcl nix gradle mk cmake wasm so dll exe bin jar war whl gem ' +
-    'pem crt key pub p12 sock pid bak tmp db sqlite parquet avro ' +
-    'com org net io dev app ai co edu gov int internal local localhost cloud'
+    'dockerfile tf tfvars hcl nix gradle mk cmake wasm so dll exe jar war whl gem ' +
+    'pem crt p12 bak sqlite parquet avro com org net edu gov'
   ).split(' '),
 );
+/**
+ * Endings that are also common member names in code (`console.log`, `process.env`, `req.app`): a
+ * name with one of them counts when it is plainly not a member access — a stem with `-`, `_` or a
+ * digit (`app-2.log`, `db-primary.internal`), a directory (`logs/server.log`) or more than one dot
+ * (`api.example.io`).
+ */
+const AMBIGUOUS_ENDINGS = new Set(
+  'log env lock key pub bin db tmp pid sock io dev app ai co int internal local localhost cloud'.split(' '),
+);
+/** A stem that is not a plain word: it has a separator, a digit, a directory or another dot. */
+const MARKED_STEM = /[-_\d/.]/;
 
 /**
  * A path segment that is encoded data (base64 and the like), not a name: upper and lower case
  * letters and digits mixed, with no `.`, `-` or `_` to separate words.
  */
 const ENCODED_SEGMENT = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)[A-Za-z0-9+=]{6,}$/;
-/** Plain numbers off problem lines (distinct) up to which a text's are listed; past it, none are. */
+/** Plain numbers (distinct; on problem lines and off them, counted apart) up to which a text's are listed. */
 const MAX_PLAIN_NUMBERS = 3;
 /** Paths shorter than this (`/8/ed`) are noise, not names. */
 const MIN_PATH_CHARS = 6;
@@ -68,8 +78,10 @@ const MIN_PATH_CHARS = 6;
 /** Whether an identifier of `kind` names something a reader could look up. */
 function isName(identifier: string, kind: number): boolean {
   if (kind === FILE_NAME_KIND) {
-    const ending = identifier.slice(identifier.lastIndexOf('.') + 1).toLowerCase();
-    return FILE_NAME_ENDINGS.has(ending);
+    const dot = identifier.lastIndexOf('.');
+    const ending = identifier.slice(dot + 1).toLowerCase();
+    if (FILE_NAME_ENDINGS.has(ending)) return true;
+    return AMBIGUOUS_ENDINGS.has(ending) && MARKED_STEM.test(identifier.slice(0, dot));
   }
   if (kind === PATH_KIND) {
     return (
