@@ -65,6 +65,12 @@ describe('salientIdentifiers', () => {
     expect(salientIdentifiers(base64)).toEqual([]);
   });
 
+  it('reads a long run of names joined by dots and slashes once, and still takes versions', () => {
+    // The file-name pattern takes such a run whole (it once backtracked through it at every start).
+    expect(salientIdentifiers(`${'ab/'.repeat(20_000)}x.1`)).toEqual([]);
+    expect(salientIdentifiers('bumped to v1.2.3 in build/out.js')).toEqual(['build/out.js', 'v1.2.3']);
+  });
+
   it('lists the longer form of a name once (src/a/b.ts, not also /a/b.ts)', () => {
     const grep = ['/ledger/header.ts:12: retry()', 'src/ledger/header.ts:12: retry()'].join('\n');
     expect(salientIdentifiers(grep)).toEqual(['src/ledger/header.ts']);

@@ -27,7 +27,10 @@ const KINDS: readonly RegExp[] = [
   /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g, // tickets (ABC-123)
   // (errno-style codes, not log levels and capitalised words: ERROR, EXIT, EVENT…)
   /\b(?:(?!(?:ERRORS?|EXCEPTIONS?|EVENTS?|EXIT|EXPORT|EMPTY|ENABLED|END|ENTRY|ENV)\b)E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z][A-Za-z]*(?:Error|Exception)|E\d{3,5})\b/g, // error codes and classes
-  /\b[\w-]{2,}(?:[./][\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,9}\b/g, // file names and hosts
+  // file names and hosts: a run of names joined by `.` and `/`, taken whole (the lookahead and
+  // backreference make it possessive, so a long run that is no file name costs one pass), then
+  // checked by `isName` (its last part must end in a known extension or domain)
+  /\b[\w-]{2,}(?=((?:[./][\w-]+)+))\1/g,
   // numbers with a unit, and version numbers
   /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|min|h|KB|MB|GB|TB|KiB|MiB|GiB|kb|mb|gb|%|px|rps|qps)\b|(?<![\w.])v?\d+(?:\.\d+){1,3}\b/g,
   /\b\d{3,}\b/g, // numbers of three or more digits (ports, counts, status codes)
@@ -79,7 +82,9 @@ const MIN_PATH_CHARS = 6;
 function isName(identifier: string, kind: number): boolean {
   if (kind === FILE_NAME_KIND) {
     const dot = identifier.lastIndexOf('.');
+    if (dot <= identifier.lastIndexOf('/')) return false;
     const ending = identifier.slice(dot + 1).toLowerCase();
+    if (!/^[a-z][a-z0-9]{0,9}$/.test(ending)) return false;
     if (FILE_NAME_ENDINGS.has(ending)) return true;
     return AMBIGUOUS_ENDINGS.has(ending) && MARKED_STEM.test(identifier.slice(0, dot));
   }
@@ -130,8 +135,9 @@ export function salientIdentifiers(
         // A timestamp (or the date-and-hour piece of one) tells nothing a reader would look up.
         if (TIMESTAMP.test(identifier)) continue;
         if (exclude?.has(identifier)) continue;
-        seen.add(identifier);
+        // Not a name (a member access, base64): a later kind may still take it (`v1.2.3`).
         if (!isName(identifier, kind)) continue;
+        seen.add(identifier);
         // A bare decimal (887.63) is a number, not a version: ranked with the plain numbers.
         const rankedAs = kind === VERSION_KIND && BARE_DECIMAL.test(identifier) ? KINDS.length - 1 : kind;
         candidates.push({
