@@ -68,6 +68,10 @@ describe('salientIdentifiers', () => {
   it('reads a long run of names joined by dots and slashes once, and still takes versions', () => {
     // The file-name pattern takes such a run whole (it once backtracked through it at every start).
     expect(salientIdentifiers(`${'ab/'.repeat(20_000)}x.1`)).toEqual([]);
+    // E-mail addresses, ids and file names start only where a run of their characters starts (from
+    // every word boundary of a long hyphenated run, as in base64url, each try read to its end).
+    expect(salientIdentifiers('a-'.repeat(100_000))).toEqual([]);
+    expect(salientIdentifiers(`${'a.'.repeat(100_000)} mail ops@example.com`)).toEqual(['ops@example.com']);
     expect(salientIdentifiers('bumped to v1.2.3 in build/out.js')).toEqual(['build/out.js', 'v1.2.3']);
   });
 

@@ -20,17 +20,19 @@ export interface SalientIdentifiersOptions {
  */
 const KINDS: readonly RegExp[] = [
   /\bhttps?:\/\/[^\s<>"'`)\]]+/g, // URLs
-  /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g, // e-mail addresses
+  // e-mail addresses (and ids below) start only where a run of their characters starts: from every
+  // word boundary inside a long run (base64url, 1 MB in a Gmail API result) each try read to its end
+  /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g,
   /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b[A-Za-z]:\\[^\s"'<>|]+/g, // paths
   // ids: letters and digits joined by - or _ (dep-7f3a9c2e, req_91x2), UUIDs, long hex (commits)
-  /\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[0-9a-f]{8,}\b/g,
+  /(?<![\w-])[-_]*(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[0-9a-f]{8,}\b/g,
   /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g, // tickets (ABC-123)
   // (errno-style codes, not log levels and capitalised words: ERROR, EXIT, EVENT…)
   /\b(?:(?!(?:ERRORS?|EXCEPTIONS?|EVENTS?|EXIT|EXPORT|EMPTY|ENABLED|END|ENTRY|ENV)\b)E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z][A-Za-z]*(?:Error|Exception)|E\d{3,5})\b/g, // error codes and classes
-  // file names and hosts: a run of names joined by `.` and `/`, taken whole (the lookahead and
-  // backreference make it possessive, so a long run that is no file name costs one pass), then
-  // checked by `isName` (its last part must end in a known extension or domain)
-  /\b[\w-]{2,}(?=((?:[./][\w-]+)+))\1/g,
+  // file names and hosts: a run of names joined by `.` and `/`, from where the run starts and taken
+  // whole (each lookahead and backreference is possessive, so a long run that is no file name costs
+  // one pass), then checked by `isName` (its last part must end in a known extension or domain)
+  /(?<![\w./-])(?=([\w-]{2,}))\1(?=((?:[./][\w-]+)+))\2/g,
   // numbers with a unit, and version numbers
   /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|min|h|KB|MB|GB|TB|KiB|MiB|GiB|kb|mb|gb|%|px|rps|qps)\b|(?<![\w.])v?\d+(?:\.\d+){1,3}\b/g,
   /\b\d{3,}\b/g, // numbers of three or more digits (ports, counts, status codes)
@@ -130,7 +132,7 @@ export function salientIdentifiers(
     KINDS.forEach((pattern, kind) => {
       pattern.lastIndex = 0;
       for (const match of line.matchAll(pattern)) {
-        const identifier = match[0].replace(/[.,;:!?)]+$/, '');
+        const identifier = match[0].replace(/[.,;:!?)]+$/, '').replace(/^[-_.+]+/, '');
         if (identifier.length < 3 || identifier.length > 120 || seen.has(identifier)) continue;
         // A timestamp (or the date-and-hour piece of one) tells nothing a reader would look up.
         if (TIMESTAMP.test(identifier)) continue;
