@@ -73,6 +73,10 @@ describe('salientIdentifiers', () => {
     expect(salientIdentifiers('a-'.repeat(100_000))).toEqual([]);
     expect(salientIdentifiers(`${'a.'.repeat(100_000)} mail ops@example.com`)).toEqual(['ops@example.com']);
     expect(salientIdentifiers('bumped to v1.2.3 in build/out.js')).toEqual(['build/out.js', 'v1.2.3']);
+    expect(salientIdentifiers('edit ./config.yaml and ../src/app/main.ts')).toEqual([
+      '../src/app/main.ts',
+      'config.yaml',
+    ]);
   });
 
   it('lists the longer form of a name once (src/a/b.ts, not also /a/b.ts)', () => {

@@ -29,10 +29,10 @@ const KINDS: readonly RegExp[] = [
   /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g, // tickets (ABC-123)
   // (errno-style codes, not log levels and capitalised words: ERROR, EXIT, EVENT…)
   /\b(?:(?!(?:ERRORS?|EXCEPTIONS?|EVENTS?|EXIT|EXPORT|EMPTY|ENABLED|END|ENTRY|ENV)\b)E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z][A-Za-z]*(?:Error|Exception)|E\d{3,5})\b/g, // error codes and classes
-  // file names and hosts: a run of names joined by `.` and `/`, from where the run starts and taken
-  // whole (each lookahead and backreference is possessive, so a long run that is no file name costs
+  // file names and hosts: a run of names joined by `.` and `/`, from where the run starts (not
+  // after a name and a separator; `./config.yaml` is fine) and taken whole (each lookahead and backreference is possessive, so a long run that is no file name costs
   // one pass), then checked by `isName` (its last part must end in a known extension or domain)
-  /(?<![\w./-])(?=([\w-]{2,}))\1(?=((?:[./][\w-]+)+))\2/g,
+  /(?<![\w-])(?<![\w-][./])(?=([\w-]{2,}))\1(?=((?:[./][\w-]+)+))\2/g,
   // numbers with a unit, and version numbers
   /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|min|h|KB|MB|GB|TB|KiB|MiB|GiB|kb|mb|gb|%|px|rps|qps)\b|(?<![\w.])v?\d+(?:\.\d+){1,3}\b/g,
   /\b\d{3,}\b/g, // numbers of three or more digits (ports, counts, status codes)
@@ -40,8 +40,10 @@ const KINDS: readonly RegExp[] = [
 
 /** The index in `KINDS` of numbers with units and versions. */
 const VERSION_KIND = KINDS.length - 2;
-/** The index in `KINDS` of paths, and of file names. */
+/** The index in `KINDS` of e-mail addresses, paths and ids, and of file names. */
+const EMAIL_KIND = 1;
 const PATH_KIND = 2;
+const ID_KIND = 3;
 const FILE_NAME_KIND = KINDS.length - 3; // file names and hosts
 
 /**
@@ -132,7 +134,9 @@ export function salientIdentifiers(
     KINDS.forEach((pattern, kind) => {
       pattern.lastIndex = 0;
       for (const match of line.matchAll(pattern)) {
-        const identifier = match[0].replace(/[.,;:!?)]+$/, '').replace(/^[-_.+]+/, '');
+        let identifier = match[0].replace(/[.,;:!?)]+$/, '');
+        // E-mail addresses and ids start with their run, which may open with punctuation.
+        if (kind === EMAIL_KIND || kind === ID_KIND) identifier = identifier.replace(/^[-_.+]+/, '');
         if (identifier.length < 3 || identifier.length > 120 || seen.has(identifier)) continue;
         // A timestamp (or the date-and-hour piece of one) tells nothing a reader would look up.
         if (TIMESTAMP.test(identifier)) continue;
