@@ -30,8 +30,9 @@ const KINDS: readonly RegExp[] = [
   // (errno-style codes, not log levels and capitalised words: ERROR, EXIT, EVENT…)
   /\b(?:(?!(?:ERRORS?|EXCEPTIONS?|EVENTS?|EXIT|EXPORT|EMPTY|ENABLED|END|ENTRY|ENV)\b)E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z][A-Za-z]*(?:Error|Exception)|E\d{3,5})\b/g, // error codes and classes
   // file names and hosts: a run of names joined by `.` and `/`, from where the run starts (not
-  // after a name and a separator; `./config.yaml` is fine) and taken whole (each lookahead and backreference is possessive, so a long run that is no file name costs
-  // one pass), then checked by `isName` (its last part must end in a known extension or domain)
+  // after a name and a separator; `./config.yaml` is fine) and taken whole (each lookahead and
+  // backreference is possessive, so a long run that is no file name costs one pass), then checked
+  // by `isName` (its last part must end in a known extension or domain)
   /(?<![\w-])(?<![\w-][./])(?=([\w-]{2,}))\1(?=((?:[./][\w-]+)+))\2/g,
   // numbers with a unit, and version numbers
   /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|min|h|KB|MB|GB|TB|KiB|MiB|GiB|kb|mb|gb|%|px|rps|qps)\b|(?<![\w.])v?\d+(?:\.\d+){1,3}\b/g,
