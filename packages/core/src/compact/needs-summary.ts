@@ -7,7 +7,7 @@ import type { ResolvedCompactionOptions } from './compaction-options';
 import {
   type ProviderCompactedSplit,
   providerLiveFrozen,
-  splitProviderCompacted,
+  providerSplitOf,
   withoutProviderCompacted,
 } from './provider-compacted';
 
@@ -24,7 +24,7 @@ export function needsSummary({
   contextWindow,
   overheadTokens = 0,
   overflowAttempt,
-  providerSplit = splitProviderCompacted(messages) ?? null,
+  providerSplit,
 }: {
   messages: readonly Message[];
   /** Where a provider's own compaction left `messages` (`null`: nowhere). @default found here */
@@ -43,7 +43,7 @@ export function needsSummary({
       ? options.estimator
       : options.estimator.forProvider(providerProfile(options.provider));
   // What the provider compacted itself is not counted; its block (and its message) is.
-  const split = providerSplit ?? undefined;
+  const split = providerSplitOf(messages, providerSplit);
   const frozen = split === undefined ? 0 : estimator.countMessages(providerLiveFrozen(messages, split));
   const live = withoutProviderCompacted(messages, split);
   const working = capToolResults(live, {

@@ -55,6 +55,17 @@ export function splitProviderCompacted(messages: readonly Message[]): ProviderCo
   return { leading, end, block };
 }
 
+/**
+ * The split of `messages`: `known` when the caller found it already for this request (`null`: no
+ * provider compaction block), else found here.
+ */
+export function providerSplitOf(
+  messages: readonly Message[],
+  known: ProviderCompactedSplit | null | undefined,
+): ProviderCompactedSplit | undefined {
+  return known === undefined ? splitProviderCompacted(messages) : (known ?? undefined);
+}
+
 /** The messages of a split the provider still reads: system messages, and the block onwards. */
 export function providerLiveFrozen(messages: readonly Message[], split: ProviderCompactedSplit): Message[] {
   const live: Message[] = [];

@@ -19,7 +19,7 @@ import { prepareWorking } from './prepare-working';
 import {
   type ProviderCompactedSplit,
   providerLiveFrozen,
-  splitProviderCompacted,
+  providerSplitOf,
   withoutProviderCompacted,
 } from './provider-compacted';
 import { recognizeMessages } from './recognize-messages';
@@ -68,10 +68,7 @@ export async function runCompaction(
   options: ResolvedCompactionOptions,
   request: RunCompactionOptions,
 ): Promise<CompactMessagesResult> {
-  const split =
-    request.providerSplit === undefined
-      ? splitProviderCompacted(messages)
-      : (request.providerSplit ?? undefined);
+  const split = providerSplitOf(messages, request.providerSplit);
   if (split === undefined) return runPipeline(messages, options, request);
   const { originals = messages, provider = options.provider, overheadTokens = 0 } = request;
   const live = (list: readonly Message[]) => withoutProviderCompacted(list, split);
