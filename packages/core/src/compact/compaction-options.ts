@@ -109,8 +109,9 @@ export interface CompactionOptions {
   /** Receives durable facts the summarizer extracts for long-term memory (seed Spacebot). */
   onMemory?: (memories: readonly string[]) => void | Promise<void>;
   /**
-   * Retry once a summary that keeps fewer than half of the identifiers (paths, URLs, numbers) of
-   * the user's messages it covers.
+   * Append the identifiers (paths, URLs, ids, error codes) a summary left out, of the user's words
+   * and of the tool results it covers, on `Identifiers …` lines within the summary's bound (see
+   * `summarize`). No second summarizer call is made for them.
    * @default true
    */
   auditIdentifiers?: boolean;

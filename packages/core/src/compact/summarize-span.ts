@@ -19,6 +19,8 @@ export interface SummarizeSpanInput {
   input: readonly Message[];
   /** The user's words of the newly covered messages, by conversation number (to accept quoted rules). */
   userTexts: readonly { number: number; text: string }[];
+  /** The identifiers the newly covered tool results mentioned, oldest first (as they were, not stubbed). */
+  toolIdentifiers: readonly string[];
   options: ResolvedCompactionOptions;
   contextWindow: number | undefined;
   reason: CompactionReason;
@@ -47,6 +49,7 @@ export async function summarizeSpan({
   coveredCount,
   input,
   userTexts,
+  toolIdentifiers,
   options,
   contextWindow,
   reason,
@@ -88,6 +91,7 @@ export async function summarizeSpan({
     abortSignal,
     conversationId,
     userTexts,
+    toolIdentifiers,
   });
   const summaries = merge ? [result.summary] : [...previous, result.summary];
   const covered = layoutConversation(messages, coveredCount).covered;

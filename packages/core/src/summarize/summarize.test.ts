@@ -151,6 +151,78 @@ describe('summarize', () => {
     expect(bounded.summary).toContain('ABC-123');
   });
 
+  it('appends the identifiers the tool results mentioned, only in room the summary leaves', async () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'Why did the deploy fail?' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'deploy_log', input: {} }],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'c1',
+            toolName: 'deploy_log',
+            content: 'deploy dep-7f3a9c2e failed: /srv/app/config.yaml missing, see req_91x2ab',
+          },
+        ],
+      },
+      { role: 'assistant', content: 'The config file is missing.' },
+    ];
+    const summarizer = vi.fn<Summarizer>().mockResolvedValue('The deploy failed on a missing config.');
+    const result = await summarize({ messages, summarizer });
+    expect(summarizer).toHaveBeenCalledTimes(1);
+    const line = result.summary.split('\n').at(-1)!;
+    expect(line.startsWith('Identifiers the tools returned:')).toBe(true);
+    for (const identifier of ['dep-7f3a9c2e', '/srv/app/config.yaml', 'req_91x2ab'])
+      expect(line).toContain(identifier);
+    expect(result.summary.startsWith('The deploy failed on a missing config.')).toBe(true);
+
+    // Given explicitly (the engine passes what the results held before they were stubbed).
+    const given = await summarize({ messages, summarizer, toolIdentifiers: ['trace-41ab9c'] });
+    expect(given.summary.split('\n').at(-1)).toBe('Identifiers the tools returned: trace-41ab9c');
+
+    // A summary that fills its bound is not shortened for them: the line is left out.
+    const full = vi.fn<Summarizer>().mockResolvedValue('The deploy failed on a missing config. '.repeat(12));
+    const bounded = await summarize({ messages, summarizer: full, maxSummaryTokens: 100 });
+    expect(estimateTokens(bounded.summary)).toBeLessThanOrEqual(100);
+    expect(bounded.summary).not.toContain('Identifiers the tools returned');
+  });
+
+  it('carries the identifier lines of the previous summary on, once, when the summarizer drops them', async () => {
+    const previousSummary =
+      'The user set up the project.\n\nIdentifiers the user gave: PAY-4410\n\nIdentifiers the tools returned: dep-7f3a9c2e';
+    const dropped = vi.fn<Summarizer>().mockResolvedValue('The user asked for a fix.');
+    const first = await summarize({ messages: conversation, previousSummary, summarizer: dropped });
+    const lines = first.summary.split('\n').filter((line) => line.startsWith('Identifiers'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Identifiers the user gave: PAY-4410, .*ABC-123/);
+    expect(lines[1]).toBe('Identifiers the tools returned: dep-7f3a9c2e');
+
+    // A summarizer that copies the lines: they are rebuilt, not doubled.
+    const copied = vi.fn<Summarizer>().mockResolvedValue(`The user asked for a fix.\n\n${previousSummary}`);
+    const second = await summarize({ messages: conversation, previousSummary, summarizer: copied });
+    expect(second.summary.match(/Identifiers the user gave:/g)).toHaveLength(1);
+    expect(second.summary.match(/Identifiers the tools returned:/g)).toHaveLength(1);
+    expect(second.summary).toContain('PAY-4410');
+    expect(second.summary).toContain('dep-7f3a9c2e');
+  });
+
+  it('does not list a pasted table of numbers as identifiers the user gave', async () => {
+    const table = Array.from({ length: 40 }, (_, row) => `${row + 100} ${row * 37 + 510} ok`).join('\n');
+    const messages: Message[] = [
+      { role: 'user', content: `Here are the counts for PAY-3390 on port 48213:\n${table}` },
+      { role: 'assistant', content: 'Counts look fine.' },
+    ];
+    const summarizer = vi.fn<Summarizer>().mockResolvedValue('The user shared counts.');
+    const { summary } = await summarize({ messages, summarizer });
+    expect(summary.split('\n').at(-1)).toBe('Identifiers the user gave: PAY-3390');
+    const single: Message[] = [{ role: 'user', content: 'The service listens on port 48213.' }];
+    expect((await summarize({ messages: single, summarizer })).summary).toContain('48213');
+  });
+
   it('pins only the standing instructions the summarizer quotes verbatim from the user', async () => {
     const messages: Message[] = [
       { role: 'user', content: 'Commit messages should be written in French from here. Fix the login bug.' },

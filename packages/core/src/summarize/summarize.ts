@@ -10,9 +10,11 @@ import { withIdentifiers } from './append-identifiers';
 import { DEFAULT_SUMMARY_PROMPT, MEMORY_INSTRUCTIONS } from './default-summary-prompt';
 import { fitSummaryToBound } from './fit-summary-to-bound';
 import { type RenderTranscriptOptions, renderMessage } from './render-transcript';
+import { salientIdentifiers } from './salient-identifiers';
 import { acceptStandingInstructions, splitStandingInstructions } from './standing-instructions';
 import { summarizeChunk } from './summarize-chunk';
 import type { Summarizer } from './summarizer';
+import { toolIdentifiersOf } from './tool-identifiers';
 
 /** Options of {@link summarize}. */
 export interface SummarizeOptions {
@@ -36,13 +38,20 @@ export interface SummarizeOptions {
   /** How the transcript is rendered (tool results shortened to 2,000 characters by default). */
   transcript?: RenderTranscriptOptions;
   /**
-   * Check that identifiers (paths, URLs, ids, numbers) from the user's messages survive into the
-   * summary; those it left out are appended to it on one line (`Identifiers the user gave: …`),
-   * within the bound (the summary's middle is shortened to make room when it must). No second
-   * call is made for them.
+   * Check that identifiers (paths, URLs, ids, numbers) from the user's messages and from the tool
+   * results survive into the summary; those it left out are appended to it, within the bound: the
+   * user's on one line (`Identifiers the user gave: …`; the summary's middle is shortened to make
+   * room when it must), the tools' on another (`Identifiers the tools returned: …`, only in room the
+   * summary leaves). The lines of the previous summary are carried on. No second call is made for
+   * them.
    * @default true
    */
   auditIdentifiers?: boolean;
+  /**
+   * The identifiers the span's tool results mentioned, oldest first (checked by `auditIdentifiers`).
+   * @default the `salientIdentifiers` of each tool result of `messages`
+   */
+  toolIdentifiers?: readonly string[];
   /**
    * The user's words in the span, by conversation number: a `Standing instructions:` list at the
    * end of the summary (see the default prompt) is checked against them, and only quotes found
@@ -123,6 +132,7 @@ export async function summarize({
   abortSignal,
   conversationId,
   userTexts = userTextsOf(messages),
+  toolIdentifiers,
 }: SummarizeOptions): Promise<SummarizeResult> {
   if (typeof summarizer !== 'function') {
     throw new InvalidConfigError({ option: 'summarizer', value: summarizer, message: 'must be a function' });
@@ -200,7 +210,13 @@ export async function summarize({
   const split = splitStandingInstructions(running ?? '');
   const standingInstructions = acceptStandingInstructions(split.quotes, userTexts);
   let summary = split.summary.trim() === '' ? (running ?? '') : split.summary;
-  if (auditIdentifiers) summary = withIdentifiers(summary, userTexts, maxSummaryTokens, estimator);
+  if (auditIdentifiers) {
+    const user = userTexts.flatMap((entry) =>
+      salientIdentifiers(entry.text, { maxCount: 40, maxChars: 1_000 }),
+    );
+    const tools = toolIdentifiers ?? toolIdentifiersOf(messages);
+    summary = withIdentifiers(summary, { user, tools }, maxSummaryTokens, estimator, previousSummary);
+  }
 
   let memoryError: unknown;
   if (onMemory && memories.length > 0) {

@@ -1,6 +1,7 @@
 import { SummarizationError } from '../../errors/summarization-error';
 import type { Message } from '../../message/message';
 import { messageText } from '../../message/message-parts';
+import { toolIdentifiersOf } from '../../summarize/tool-identifiers';
 import { shortenPastedBlobs } from '../../truncate/shorten-pasted-blobs';
 import { isUserTurn } from '../current-turn';
 import { olderBoundary } from '../older-boundary';
@@ -106,6 +107,7 @@ async function summarizeHistory(draft: RequestDraft, context: StageContext, end:
       coveredCount,
       input,
       userTexts: userTextsOf(span, draft.coveredCount),
+      toolIdentifiers: options.auditIdentifiers ? toolIdentifiersOf(span) : [],
       options,
       contextWindow: context.budget.contextWindow,
       reason: context.reason,
