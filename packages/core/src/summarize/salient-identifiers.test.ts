@@ -18,6 +18,25 @@ describe('salientIdentifiers', () => {
     ]);
   });
 
+  it('lets the kinds take turns, so that one kind cannot crowd out the rest', () => {
+    const grep = [
+      ...Array.from(
+        { length: 15 },
+        (_, line) => `src/ledger/part-${line}.ts:${line + 3}: import { plan } from './plan';`,
+      ),
+      "src/config/keys.ts:14: export const KEY = 'key-zky51z9e7k';",
+      ...Array.from({ length: 5 }, (_, line) => `src/ledger/more-${line}.ts:2: // plan`),
+    ].join('\n');
+    const found = salientIdentifiers(grep);
+    expect(found.length).toBeGreaterThan(8);
+    expect(found.slice(0, 2)).toEqual(['src/ledger/part-0.ts', 'key-zky51z9e7k']);
+    // Alone, one kind still fills the list, in text order.
+    const paths = Array.from({ length: 15 }, (_, line) => `see src/ledger/part-${line}.ts`).join('\n');
+    const listed = salientIdentifiers(paths);
+    expect(listed.length).toBeGreaterThan(8);
+    expect(listed.every((path, line) => path.endsWith(`/ledger/part-${line}.ts`))).toBe(true);
+  });
+
   it('skips timestamps and log levels, and ranks bare decimals with the plain numbers', () => {
     const text = [
       '2026-03-02T10:41:07.114Z ERROR checkout failed trace_id=tr-91xk2ab0 amount=958.76 after 120ms',

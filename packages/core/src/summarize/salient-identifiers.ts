@@ -25,7 +25,7 @@ const KINDS: readonly RegExp[] = [
   /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g,
   /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b[A-Za-z]:\\[^\s"'<>|]+/g, // paths
   // ids: letters and digits joined by - or _ (dep-7f3a9c2e, req_91x2), UUIDs, long hex (commits)
-  /(?<![\w-])[-_]*(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[0-9a-f]{8,}\b/g,
+  /(?<![\w./-])[-_]*(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[0-9a-f]{8,}\b/g,
   /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g, // tickets (ABC-123)
   // (errno-style codes, not log levels and capitalised words: ERROR, EXIT, EVENT…)
   /\b(?:(?!(?:ERRORS?|EXCEPTIONS?|EVENTS?|EXIT|EXPORT|EMPTY|ENABLED|END|ENTRY|ENV)\b)E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z][A-Za-z]*(?:Error|Exception)|E\d{3,5})\b/g, // error codes and classes
@@ -114,8 +114,9 @@ const SALIENT_LINE =
  * The identifiers a reader of `text` would most want kept when the text itself is cleared: URLs,
  * e-mail addresses, paths, ids (letters and digits joined by `-`/`_`, UUIDs, hashes), tickets, error
  * codes, file names and hosts, numbers with units and versions, numbers of three or more digits.
- * Those on lines that report a problem come first, then by kind in that order, then by first
- * appearance; repeats and identifiers contained in one already taken are skipped, and a longer form
+ * Those on lines that report a problem come first; then the kinds take turns in that order (the
+ * first of each kind, then the second of each…), each kind's by first appearance, so that one kind
+ * (the paths of a grep) cannot crowd out the rest (the one id among them); repeats and identifiers contained in one already taken are skipped, and a longer form
  * of one taken (`src/a/b.ts` after `/a/b.ts`) takes its place. Only names a reader could look up:
  * a dotted name must end in a known file extension or domain (`auth.queue` is a member access), a
  * path must not be encoded data (base64), and plain numbers are listed only when the text has at
@@ -144,9 +145,9 @@ export function salientIdentifiers(
         if (exclude?.has(identifier)) continue;
         // Not a name (a member access, base64): a later kind may still take it (`v1.2.3`).
         if (!isName(identifier, kind)) continue;
-        seen.add(identifier);
         // A bare decimal (887.63) is a number, not a version: ranked with the plain numbers.
         const rankedAs = kind === VERSION_KIND && BARE_DECIMAL.test(identifier) ? KINDS.length - 1 : kind;
+        seen.add(identifier);
         candidates.push({
           identifier,
           rank: (salient ? 0 : KINDS.length) + rankedAs,
@@ -164,10 +165,9 @@ export function salientIdentifiers(
       candidates = candidates.filter((candidate) => candidate.rank !== rank);
     }
   }
-  candidates.sort((left, right) => left.rank - right.rank || left.at - right.at);
   const chosen: string[] = [];
   let chars = 0;
-  for (const { identifier } of candidates) {
+  for (const { identifier } of takingTurns(candidates)) {
     if (chosen.length >= maxCount) break;
     if (chosen.some((taken) => taken.includes(identifier))) continue;
     // A longer form of one already taken (`src/a/b.ts` after `/a/b.ts`) takes its place.
@@ -186,4 +186,31 @@ export function salientIdentifiers(
     chars += cost;
   }
   return chosen;
+}
+
+/**
+ * `candidates` in the order they are offered to the list: the kinds take turns, each by its rank
+ * and each kind's in text order — on the lines that report a problem first, then off them — so that
+ * the twelve paths of a grep leave room for the one id beside them.
+ */
+function takingTurns<Candidate extends { rank: number; at: number }>(
+  candidates: readonly Candidate[],
+): Candidate[] {
+  const byRank = new Map<number, Candidate[]>();
+  for (const candidate of candidates) {
+    const group = byRank.get(candidate.rank);
+    if (group === undefined) byRank.set(candidate.rank, [candidate]);
+    else group.push(candidate);
+  }
+  const ordered: Candidate[] = [];
+  for (const tier of [0, 1]) {
+    const groups = [...byRank.entries()]
+      .filter(([rank]) => (rank >= KINDS.length ? 1 : 0) === tier)
+      .sort(([left], [right]) => left - right)
+      .map(([, group]) => group.sort((left, right) => left.at - right.at));
+    for (let turn = 0; groups.some((group) => turn < group.length); turn++) {
+      for (const group of groups) if (turn < group.length) ordered.push(group[turn]!);
+    }
+  }
+  return ordered;
 }
