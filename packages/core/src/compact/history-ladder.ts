@@ -90,10 +90,10 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   for (let index = 1; index < end; index++) {
     if (safe[index] && isUserTurn(history[index]!)) turnStarts.push(index);
   }
-  const { settingsKey, formOf } = createFormLookup(history, settings, formSettings);
+  const { settingsKey, formOf, tokensOf } = createFormLookup(history, settings, formSettings);
   const prefix = (form: MessageForm) => {
     const sums = [0];
-    for (let index = 0; index < end; index++) sums.push(sums[index]! + formOf(index, form).tokens);
+    for (let index = 0; index < end; index++) sums.push(sums[index]! + tokensOf(index, form));
     return sums;
   };
   const sums = { verbatim: prefix('verbatim'), preview: [] as number[], stub: prefix('stub') };
@@ -107,9 +107,11 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   // cheap, and the same whatever the forms make of it.
   const clearable = history.map(toolOutputTokens);
   const clearBounds = batchEnds(
-    turnStarts.map((start, turn) =>
-      clearable.slice(start, turnEnd(turn)).reduce((sum, tokens) => sum + tokens, 0),
-    ),
+    turnStarts.map((start, turn) => {
+      let sum = 0;
+      for (let index = start; index < turnEnd(turn); index++) sum += clearable[index]!;
+      return sum;
+    }),
     turnEnd,
     settings.clearBatchTokens,
   );
@@ -128,7 +130,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   }
   const refOf = (result: ToolResultPart) =>
     settings.marks?.toolResult(originals.get(result.toolCallId) ?? result, 0);
-  const folded = new Map<number, { messages: Message[]; tokens: number }>();
+  // Each turn folded: its tokens, and its messages made only when a level renders it.
+  const folded = new Map<number, { tokens: number; messages: () => Message[] }>();
   const foldOf = (turn: number) => {
     let known = folded.get(turn);
     if (known === undefined) {
@@ -145,16 +148,19 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
           mediaOf: (part) => imagePlaceholderWithRef(part, settings.marks?.image(part)),
           originalOf: (result) => originals.get(result.toolCallId) ?? result,
         }).messages;
-        known = { messages, tokens: estimator.countMessages(messages) };
-        cache.set(key, { ...known, members: stubs });
+        const tokens = estimator.countMessages(messages);
+        known = { tokens, messages: () => messages };
+        cache.set(key, { messages, tokens, members: stubs });
       } else {
-        const own = new Map(
-          cached.members.map((member, offset) => [member, formOf(from + offset, 'stub').message]),
-        );
-        known = {
-          messages: cached.messages.map((message) => own.get(message) ?? message),
-          tokens: cached.tokens,
+        // The messages the fold passes through become this request's own objects.
+        let swapped: Message[] | undefined;
+        const swap = () => {
+          const own = new Map(
+            cached.members.map((member, offset) => [member, formOf(from + offset, 'stub').message]),
+          );
+          return cached.messages.map((message) => own.get(message) ?? message);
         };
+        known = { tokens: cached.tokens, messages: () => (swapped ??= swap()) };
       }
       folded.set(turn, known);
     }
@@ -297,7 +303,7 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
         return to;
       }
       const fold = foldOf(turn);
-      messages.push(...fold.messages);
+      messages.push(...fold.messages());
       save('fold-tool-steps', range('verbatim', from, to) - fold.tokens);
       records.push({
         kind: 'folded',

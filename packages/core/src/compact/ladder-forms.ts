@@ -1,7 +1,11 @@
 import type { Message } from '../message/message';
+import type { TruncationRecord } from '../truncate/truncation-record';
 import { type FormedMessage, type FormSettings, formMessage, type MessageForm } from './history-forms';
 import { cacheFor, FORMS, variantOf } from './ladder-caches';
 import type { LadderSettings } from './ladder-settings';
+
+const NO_RECORDS: readonly TruncationRecord[] = Object.freeze([]);
+const NO_SAVINGS: FormedMessage['savings'] = Object.freeze({});
 
 /** The forms of one history's messages, and what they are remembered under. */
 export interface FormLookup {
@@ -14,6 +18,8 @@ export interface FormLookup {
    * it is.
    */
   formOf(index: number, form: MessageForm, message?: Message): FormedMessage;
+  /** The raw tokens of history message `index` in `form`: `formOf(index, form).tokens`, made no object for. */
+  tokensOf(index: number, form: MessageForm): number;
 }
 
 /** The form lookup of a history (see {@link FormLookup}). */
@@ -55,19 +61,35 @@ export function createFormLookup(
       memo.forms.push({});
     }
   }
+  // This request's forms of its own messages, by form and index (a form is asked for many times).
+  const own: Record<MessageForm, FormedMessage[]> = { verbatim: [], preview: [], stub: [] };
   const variants = new Map<string, FormedMessage>();
   const formOf = (index: number, form: MessageForm, message = history[index]!): FormedMessage => {
-    if (form === 'verbatim')
-      return { message, tokens: estimator.countMessage(message), records: [], savings: {} };
-    const own = message === history[index];
-    const remembered = own ? memo?.forms[index]?.[form] : undefined;
-    if (remembered !== undefined) return remembered.unchanged ? { ...remembered, message } : remembered;
+    const isOwn = message === history[index];
+    if (isOwn) {
+      const done = own[form][index];
+      if (done !== undefined) return done;
+    }
+    let formed: FormedMessage | undefined;
+    if (form === 'verbatim') {
+      formed = { message, tokens: estimator.countMessage(message), records: NO_RECORDS, savings: NO_SAVINGS };
+      if (isOwn) own.verbatim[index] = formed;
+      return formed;
+    }
+    const remembered = isOwn ? memo?.forms[index]?.[form] : undefined;
+    if (remembered !== undefined) {
+      formed = remembered.unchanged ? { ...remembered, message } : remembered;
+      own[form][index] = formed;
+      return formed;
+    }
     // A message the structural stages changed (a result replaced by a note) is remembered under the
     // original's key and the notes it carries.
-    const variant = own ? '' : `|${variantOf(message, history[index]!)}`;
-    const local = `${form}:${index}${variant}`;
-    let formed = variants.get(local);
-    if (formed !== undefined) return formed;
+    const variant = isOwn ? '' : `|${variantOf(message, history[index]!)}`;
+    const local = isOwn ? '' : `${form}:${index}${variant}`;
+    if (!isOwn) {
+      formed = variants.get(local);
+      if (formed !== undefined) return formed;
+    }
     const cache = cacheFor(FORMS, estimator, keys[index]!);
     const key = `${form}|${settingsKey}|${settings.numberOf(index)}${variant}`;
     let known = cache.get(key);
@@ -76,11 +98,26 @@ export function createFormLookup(
       known = { ...made, unchanged: made.message === message };
       cache.set(key, known);
     }
-    if (own && memo !== undefined) memo.forms[index]![form] = known;
+    if (isOwn && memo !== undefined) memo.forms[index]![form] = known;
     // A message the form leaves as it is goes out as this request's own object.
     formed = known.unchanged ? { ...known, message } : known;
-    variants.set(local, formed);
+    if (isOwn) own[form][index] = formed;
+    else variants.set(local, formed);
     return formed;
   };
-  return { settingsKey, formOf };
+  const verbatimTokens: number[] = [];
+  const tokensOf = (index: number, form: MessageForm): number => {
+    const done = own[form][index];
+    if (done !== undefined) return done.tokens;
+    if (form === 'verbatim') {
+      let tokens = verbatimTokens[index];
+      if (tokens === undefined) {
+        tokens = estimator.countMessage(history[index]!);
+        verbatimTokens[index] = tokens;
+      }
+      return tokens;
+    }
+    return memo?.forms[index]?.[form]?.tokens ?? formOf(index, form).tokens;
+  };
+  return { settingsKey, formOf, tokensOf };
 }
