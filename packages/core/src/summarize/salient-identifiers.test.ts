@@ -30,6 +30,8 @@ describe('salientIdentifiers', () => {
     const found = salientIdentifiers(grep);
     expect(found.length).toBeGreaterThan(8);
     expect(found.slice(0, 2)).toEqual(['src/ledger/part-0.ts', 'key-zky51z9e7k']);
+    // An id after a lone slash is still an id; one inside a path is the path's.
+    expect(salientIdentifiers('GET /job-123abc failed')).toEqual(['job-123abc']);
     // Alone, one kind still fills the list, in text order.
     const paths = Array.from({ length: 15 }, (_, line) => `see src/ledger/part-${line}.ts`).join('\n');
     const listed = salientIdentifiers(paths);

@@ -24,8 +24,9 @@ const KINDS: readonly RegExp[] = [
   // word boundary inside a long run (base64url, 1 MB in a Gmail API result) each try read to its end
   /(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g,
   /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b[A-Za-z]:\\[^\s"'<>|]+/g, // paths
-  // ids: letters and digits joined by - or _ (dep-7f3a9c2e, req_91x2), UUIDs, long hex (commits)
-  /(?<![\w./-])[-_]*(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[0-9a-f]{8,}\b/g,
+  // ids: letters and digits joined by - or _ (dep-7f3a9c2e, req_91x2), UUIDs, long hex (commits);
+  // not a segment of a path or a dotted name (`part-3` of `src/ledger/part-3.ts`)
+  /(?<![\w-])(?<![\w-][./])[-_]*(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+\b|\b[0-9a-f]{8,}\b/g,
   /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g, // tickets (ABC-123)
   // (errno-style codes, not log levels and capitalised words: ERROR, EXIT, EVENT…)
   /\b(?:(?!(?:ERRORS?|EXCEPTIONS?|EVENTS?|EXIT|EXPORT|EMPTY|ENABLED|END|ENTRY|ENV)\b)E[A-Z]{3,}|ERR_[A-Z0-9_]+|[A-Z][A-Za-z]*(?:Error|Exception)|E\d{3,5})\b/g, // error codes and classes
