@@ -117,12 +117,12 @@ const SALIENT_LINE =
  * codes, file names and hosts, numbers with units and versions, numbers of three or more digits.
  * Those on lines that report a problem come first; then the kinds take turns in that order (the
  * first of each kind, then the second of each…), each kind's by first appearance, so that one kind
- * (the paths of a grep) cannot crowd out the rest (the one id among them); repeats and identifiers contained in one already taken are skipped, and a longer form
- * of one taken (`src/a/b.ts` after `/a/b.ts`) takes its place. Only names a reader could look up:
- * a dotted name must end in a known file extension or domain (`auth.queue` is a member access), a
- * path must not be encoded data (base64), and plain numbers are listed only when the text has at
- * most three of them (on problem lines and off them, counted apart): a data table or a file of
- * constants names none. Deterministic and linear in the text.
+ * (the paths of a grep) cannot crowd out the rest (the one id among them). Repeats and identifiers
+ * contained in one already taken are skipped, and a longer form of one taken (`src/a/b.ts` after
+ * `/a/b.ts`) takes its place. Only names a reader could look up: a dotted name must end in a known
+ * file extension or domain (`auth.queue` is a member access), a path must not be encoded data
+ * (base64), and plain numbers are listed only when the text has at most three of them (on problem
+ * lines and off them, counted apart): a data table or a file of constants names none. Deterministic and linear in the text.
  */
 export function salientIdentifiers(
   text: string,

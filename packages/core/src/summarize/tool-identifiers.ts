@@ -1,5 +1,6 @@
 import type { Message } from '../message/message';
-import { toolResultParts, toolResultsOf } from '../message/message-parts';
+import { toolResultsOf } from '../message/message-parts';
+import { toolResultTexts } from '../recall/recall-material';
 import { salientIdentifiers } from './salient-identifiers';
 
 /**
@@ -11,8 +12,7 @@ export function toolIdentifiersOf(messages: readonly Message[]): string[] {
   const identifiers: string[] = [];
   for (const message of messages) {
     for (const part of toolResultsOf(message)) {
-      const texts = toolResultParts(part).flatMap((item) => (item?.type === 'text' ? [item.text] : []));
-      identifiers.push(...salientIdentifiers(texts.join('\n')).reverse());
+      identifiers.push(...salientIdentifiers(toolResultTexts(part).join('\n')).reverse());
     }
   }
   return identifiers;
