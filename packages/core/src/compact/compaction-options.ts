@@ -54,8 +54,9 @@ export interface CompactionOptions {
   /** When each stage acts, as shares of the context window. */
   thresholds?: CompactionThresholds;
   /**
-   * Share of the context window, counted back from the newest message, that is never summarized or
-   * dropped: the dialogue there stays word for word. Old tool output is cleared by age in batches
+   * Share of the context window, counted back from the newest message (messages as they are, tool
+   * results whole), that a summary never covers unless the request could not fit otherwise: the
+   * dialogue there stays word for word. Old tool output is cleared by age in batches
    * across the whole history (a result in this window may be previewed or stubbed, with its
    * reference), so the window bounds the summary, not the clearing.
    * @default 0.25 (PROTECTED_WINDOW_RATIO)

@@ -39,7 +39,7 @@ export function defaultStrategies(): Strategy[] {
     ),
     row(
       spillwayStrategy({ name: 'Spillway, protectedRatio 0.5', options: { protectedRatio: 0.5 } }),
-      '`protectedRatio: 0.5` (half the window never summarized or dropped)',
+      '`protectedRatio: 0.5` (half the window never summarized while the request fits without it)',
       false,
     ),
     row(
