@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { fitLevels } from './fit-levels';
+import type { HistoryLevel, RenderedHistory } from './history-level';
+
+/** Ten levels, each 1,000 tokens smaller than the last (10,000 … 1,000); `skew` adds to renderings. */
+function ladder(skew: (index: number) => number = () => 0) {
+  const levels: HistoryLevel[] = Array.from({ length: 10 }, (_, index) => ({
+    previewTo: index,
+    stubTo: index,
+    foldTo: 0,
+  }));
+  const estimate = (level: HistoryLevel) => 10_000 - 1_000 * level.previewTo;
+  const rendered: number[] = [];
+  const render = (level: HistoryLevel): RenderedHistory => {
+    rendered.push(level.previewTo);
+    return { level, messages: [], tokens: estimate(level) + skew(level.previewTo), records: [], savings: {} };
+  };
+  return { levels, functions: { estimate, render, structured: false }, rendered };
+}
+
+describe('fitLevels', () => {
+  it('keeps the level reached while it fits, and then steps as low as the aim, not just under the room', () => {
+    const { levels, functions } = ladder();
+    const atLeast = levels[2]!;
+    expect(fitLevels(levels, functions, { room: 8_500, lowRoom: 3_500, atLeast })).toMatchObject({
+      level: { previewTo: 2 },
+      fits: true,
+      low: true,
+    });
+    // Over the room: the first level at or under `lowRoom`, not the first under the room (level 3).
+    expect(fitLevels(levels, functions, { room: 7_500, lowRoom: 3_500, atLeast })).toMatchObject({
+      level: { previewTo: 7 },
+      fits: true,
+      low: true,
+    });
+    // No level that low: the first halfway there (7,500 → 2,000 gets 4,750: level 6), and `low` is false.
+    expect(fitLevels(levels.slice(0, 7), functions, { room: 7_500, lowRoom: 2_000, atLeast })).toMatchObject({
+      level: { previewTo: 6 },
+      fits: true,
+      low: false,
+    });
+  });
+
+  it('judges the level reached by its rendering: an estimate just under the room is not a reason for the smallest step', () => {
+    // The level reached estimates 8,000 (under the room of 8,200) but renders 8,400 (over it).
+    const { levels, functions } = ladder((index) => (index === 2 ? 400 : 0));
+    const fitted = fitLevels(levels, functions, { room: 8_200, lowRoom: 3_500, atLeast: levels[2]! });
+    // Before, the step went to level 3 (7,000: 1,000 tokens freed, passed again a turn or two later).
+    expect(fitted.level.previewTo).toBe(7);
+    expect(fitted.low).toBe(true);
+  });
+
+  it('takes no step when the rendering of the level reached fits though its estimate does not', () => {
+    // Structural notes save more than the estimate counts: 8,000 estimated, 7,000 rendered.
+    const { levels, functions } = ladder((index) => (index === 2 ? -1_000 : 0));
+    const fitted = fitLevels(levels, functions, { room: 7_500, lowRoom: 3_500, atLeast: levels[2]! });
+    expect(fitted.level.previewTo).toBe(2);
+    expect(fitted).toMatchObject({ fits: true, low: true });
+  });
+});
