@@ -55,10 +55,13 @@ export interface CompactionOptions {
   thresholds?: CompactionThresholds;
   /**
    * Share of the context window, counted back from the newest message (messages as they are, tool
-   * results whole), that a summary never covers unless the request could not fit otherwise: the
-   * dialogue there stays word for word. Old tool output is cleared by age in batches
-   * across the whole history (a result in this window may be previewed or stubbed, with its
-   * reference), so the window bounds the summary, not the clearing.
+   * results whole), that a **manual** compaction (`compactor.compact()`, the compact tool) leaves
+   * word for word; with the provider's own context management, the recent share it keeps. At the
+   * threshold a summary covers the oldest dialogue only as far as it must to get the request well
+   * under it (to the reduction target, so the next summary is far off), and the user's own words of
+   * what it covers stay verbatim beside it: this share does not bound it there (a quarter of the
+   * window, beside the summary and the user's words, would leave no room to grow, and a summary
+   * would follow nearly every turn).
    * @default 0.25 (PROTECTED_WINDOW_RATIO)
    */
   protectedRatio?: number;

@@ -38,11 +38,6 @@ export function defaultStrategies(): Strategy[] {
       "`summarizer: 'extractive'` (Spillway's own deterministic summarizer, no model)",
     ),
     row(
-      spillwayStrategy({ name: 'Spillway, protectedRatio 0.5', options: { protectedRatio: 0.5 } }),
-      '`protectedRatio: 0.5` (half the window never summarized while the request fits without it)',
-      false,
-    ),
-    row(
       spillwayStrategy({
         name: 'Spillway, no structural stages',
         options: { supersedeToolResults: false, collapseExchanges: false, clusterToolResults: false },

@@ -32,26 +32,23 @@ export const summarizeOldDialogue: Stage = {
 };
 
 /**
- * Where the summary ends in the draft's history, always at a turn start and at least where an
- * overflow retry must cover (the groups it keeps). On a manual compaction: the start of the
- * protected window. Otherwise the first turn start after which the rest, with its tool results as
- * stubs, fits the reduction target with a full summary and the user's words beside it — but not
- * into the protected window (`protectedRatio`) unless the request would not fit its target without
- * covering part of it.
+ * Where the summary ends in the draft's history: on a manual or overflow compaction, at least the
+ * history before the protected window (or before the groups an overflow retry keeps); otherwise
+ * the first turn start after which the rest, with its tool results as stubs, fits the reduction
+ * target with a full summary and the user's words beside it.
  */
 export function summaryEnd(draft: RequestDraft, context: StageContext): number {
   const ladder = context.ladderOf(draft.with({ dropped: 0 }));
   const end = draft.originalHistory.length;
   const least = context.mustCover(draft);
-  // The protected window (`protectedRatio`, counted back from the newest message) is never covered,
-  // unless the request would not fit without it or an overflow retry must cover more.
-  const protect = olderBoundary([...draft.originalHistory, ...draft.originalTurn], {
-    protectTokens: context.budget.protectTokens,
-    keepGroups: undefined,
-    estimator: context.estimator,
-  });
-  const protectStart = ladder.turnStarts.filter((start) => start <= protect).at(-1) ?? 0;
-  if (context.reason === 'manual') return Math.max(least, protectStart);
+  if (context.reason === 'manual') {
+    const protect = olderBoundary([...draft.originalHistory, ...draft.originalTurn], {
+      protectTokens: context.budget.protectTokens,
+      keepGroups: undefined,
+      estimator: context.estimator,
+    });
+    return Math.max(least, ladder.turnStarts.filter((start) => start <= protect).at(-1) ?? 0);
+  }
   const fixed =
     context.count(draft.with({ history: [], summaries: [], pinnedBlock: true })) +
     context.budget.summaryMaxTokens;
@@ -59,20 +56,14 @@ export function summaryEnd(draft: RequestDraft, context: StageContext): number {
   // bound), not the bound itself — a bound far over them would make every summary cover the whole
   // history, the newest turns' dialogue too.
   const words = userWordsEstimate(draft, context);
+  const target = context.reductionTargetTokens;
   let position = 0;
-  let fitting: number | undefined;
-  let lasting = end;
   for (const start of [...ladder.turnStarts, end]) {
     for (; position < start; position++) words.add(draft.originalHistory[position]!);
     if (start <= 0 || start < least) continue;
-    const tokens = fixed + words.tokens() + ladder.stubTokens(start, end);
-    if (fitting === undefined && tokens <= context.targetTokens) fitting = start;
-    if (tokens <= context.reductionTargetTokens) {
-      lasting = start;
-      break;
-    }
+    if (fixed + words.tokens() + ladder.stubTokens(start, end) <= target) return start;
   }
-  return Math.max(least, Math.min(lasting, Math.max(protectStart, fitting ?? end)));
+  return end;
 }
 
 /**
