@@ -1,7 +1,7 @@
 /**
- * Deterministic, rule-based detection of standing rules in what a user wrote (English). A sentence
- * is a **rule** when, after leading filler ("please", "also", "remember:", "important:", a list
- * bullet), it
+ * Deterministic, rule-based detection of standing rules in what a user wrote (English). The pattern
+ * tables are in `rule-patterns.ts`. A sentence is a **rule** when, after leading filler ("please",
+ * "also", "remember:", "heads-up:", "just so you know,", a list bullet), it
  *
  * - starts with `never`, `always`, `do not` / `don't`, `must`, `make sure`, `ensure`, `avoid`,
  *   `refrain from`, `under no circumstances`, `at no point`, `from now on`, `going forward`,
@@ -9,17 +9,62 @@
  *   verb (`only use …`, `only answer …`); or
  * - contains `you must`, `you should always/never`, `you (may|must|should|can) not`, `you're not
  *   allowed to`, `never ever`, `is forbidden` / `is prohibited` / `is not allowed`, `I want you to
- *   always/never`, `at all times`, `without exception`;
+ *   always/never`, `at all times`, `without exception`
  *
  * (also after a short lead-in ending with a colon or a dash: "Please remember this for everything we
- * do here: never …"), and is not a question, has at least three words and at most 400 characters. Common non-rules
- * are left out (`never mind`, `don't worry`, `always the same`).
+ * do here: never …"). Otherwise, unless it hedges ("maybe", "I think") or is anchored to a moment
+ * (`now`, `today`, `this time`, `for this run`, `again`, `later`, a past tense: a one-off request or a
+ * report), it is a rule when it
+ *
+ * - states a lasting policy (`… is not to be shared`, `no exceptions`, `until further notice`, `keep
+ *   X out of Y`, `X stays free of Y`, `stick to X`, `X is read-only`, `X is a no-go`); or
+ * - has a standing shape, at the start of the sentence or of a clause (after `;`, after "When you
+ *   …," / "For all future …,"): quitting a habit (`stop/quit` + -ing), a verbless ban (`no emojis in
+ *   …`, `no more than three …`), `hands off X`, `leave X alone`, `treat X as read-only`, `keep X
+ *   concise/compatible/…`, `X only`, an announced convention (`the convention here is …`, `our
+ *   house style is …`, `we're a tabs shop`), a negative wish (`I'd rather you didn't …`), a
+ *   preference between two (`I prefer X over Y`), where generic things go or how they are written
+ *   (`commit messages go in …`, `dates are written as …`, `function names use …`), a universal
+ *   negative (`nothing gets merged without …`, `nobody touches X but me`), a contrast with never
+ *   (`…, never in the repo`), or a quantified subject with a need (`each function you add needs …`); or
+ * - directs (an imperative verb first, `let's`, a modal of obligation, `I'd like` / `I want` / `I'd
+ *   rather`, `you'll want to`) or declares how things are (a generic subject with `is/are` — not a
+ *   status adjective like "flaky" —, `we use …`, `anything you write … stays`) **and** says it lasts:
+ *   `from now on`, `unless I ask`, `every time`, `whenever`, `in this repo/project/team`,
+ *   `throughout`, `everywhere`, `by default`, `even if`, `per X`, `for every X you write`, `the code
+ *   you hand me`, `when you summarize …`, `before installing …`, `in all your answers`, `all
+ *   future …`, `X, not Y`, `instead of`, `only on …`, `here` (declarations only), an open object
+ *   (`write all docs …`, not `check every file …`), or a quantifier with an obligation.
+ *
+ * A rule is not a question, has at least three words and at most 400 characters. Common non-rules are
+ * left out (`never mind`, `don't worry`, `always the same`, `no idea`, `no luck`, `no tests cover …`).
  *
  * A sentence is a **revocation** when it contains `you may now`, `you can now`, `you're now allowed
  * to`, `it's (now) ok/fine to`, `feel free to`, `no longer need/have to`, `don't need to … anymore`,
  * `forget/ignore/disregard/drop/lift the (earlier) rule/instruction/constraint/restriction`, or
  * `no longer applies`. A revocation replaces the rule it is about (see `collectPinnedRules`).
  */
+import {
+  CONTAINS,
+  DECLARATIVE,
+  FILLER,
+  HEDGE,
+  HERE,
+  IMPERATIVE,
+  NOUN_START,
+  OBLIGATION,
+  ONE_OFF,
+  OPEN_OBJECT,
+  QUANTIFIED,
+  REVOKES,
+  SCOPE,
+  SHAPES,
+  STANDING,
+  STARTS,
+  TRAILER,
+  VERBLESS_SCOPE,
+} from './rule-patterns';
+
 export interface DetectedRules {
   /** Rule sentences, verbatim (trimmed; a leading list bullet removed), in order. */
   readonly rules: readonly string[];
@@ -29,138 +74,6 @@ export interface DetectedRules {
 
 /** Longest sentence taken as a rule, in characters. */
 export const RULE_MAX_CHARS = 400;
-
-const FILLER =
-  /^(?:(?:please|pls|also|and|but|so|oh|ok|okay|remember|important|note|rule|reminder|ps|p\.s\.|btw|one more thing|oh and|and also|again|seriously|just|hey|fyi|nb|n\.b\.)\s*[,:!.\-–—]?\s+)*/i;
-
-const STARTS = new RegExp(
-  '^(?:' +
-    [
-      'never(?! mind\\b| seen\\b| been\\b| heard\\b| had\\b| thought\\b| knew\\b)',
-      'always(?! the\\b| a\\b| an\\b| been\\b| was\\b| is\\b)',
-      'do not',
-      "don'?t(?! worry\\b| know\\b| think\\b| understand\\b| see\\b| get\\b| remember\\b| care\\b| mind\\b)",
-      'dont(?! worry\\b| know\\b| think\\b)',
-      'must',
-      'make sure',
-      'ensure',
-      'avoid',
-      'refrain from',
-      'under no circumstances',
-      'at no point',
-      'from now on',
-      'going forward',
-      'from here on',
-      'no matter what',
-      'whatever you do',
-      'at all times',
-      'be sure to',
-      'only (?:ever )?(?:use|run|edit|write|modify|change|touch|deploy|commit|push|answer|reply|respond|call|read|work|speak|talk|output|return|install|import|merge|ask|send|make|create|delete|access|query|connect|suggest|recommend|cite|quote|format|print|log)',
-    ].join('|') +
-    ')\\b',
-  'i',
-);
-
-const CONTAINS = new RegExp(
-  [
-    '\\byou must\\b',
-    '\\byou (?:should|shall|have to|need to) (?:always|never)\\b',
-    '\\byou (?:may|must|should|shall|can) not\\b',
-    "\\byou (?:mustn'?t|shouldn'?t|can'?t|cannot)\\b(?! (?:see|find|know|tell|really|actually|easily|simply|just|quite|even|always)\\b)",
-    "\\byou(?:'re| are) not (?:allowed|permitted|supposed) to\\b",
-    '\\bnever,? ever\\b',
-    '\\b(?:is|are) (?:strictly |absolutely )?(?:forbidden|prohibited|not allowed|not permitted|off[- ]limits)\\b',
-    '\\bi (?:want|need) you to (?:always|never)\\b',
-    '\\bat all times\\b',
-    '\\bwithout exception\\b',
-  ].join('|'),
-  'i',
-);
-
-/**
- * Constructs that state a standing rule by themselves: a policy that lasts ("… is not to be shared",
- * "keep it that way", "no exceptions", "until further notice"), or an instruction to keep something
- * out of, away from or within something ("keep customer names out of the logs", "stick to pnpm",
- * "secrets stay out of your answers").
- */
-const STANDING = new RegExp(
-  [
-    '\\b(?:is|are) (?:not )?to be (?:\\w+ed|\\w+en|shared|kept|used|run|made|sent|done|left|put|written|shown)\\b',
-    '\\bno exceptions?\\b',
-    '\\bkeep (?:it|them|things) (?:that way|like that|as (?:is|they are))\\b',
-    '\\buntil (?:further notice|I say otherwise|we say otherwise|I tell you otherwise)\\b',
-    '\\b(?:keep|keeps|kept)\\b[^.;!?]{1,80}?\\b(?:out of|away from|off)\\b',
-    '\\b(?:stay|stays|remain|remains) (?:well )?(?:out of|away from|clear of|off)\\b',
-    '\\bstick (?:to|with)\\b',
-    '\\b(?:is|are) (?:strictly |still )?(?:frozen|locked) (?:until|for now|for the time being|indefinitely)\\b',
-    '\\b(?:is|are) (?:strictly |still )?(?:read-only|hands-off|untouchable)\\b',
-    '\\b(?:is|are|gets?|get) (?:always|never)\\b',
-  ].join('|'),
-  'i',
-);
-
-/**
- * Where a sentence says it holds beyond the moment: from now on, for the rest of the session, in
- * this repository, unless I ask, until something lands, every time, for every X you write, for
- * anything that touches Y.
- */
-const SCOPE = new RegExp(
-  [
-    '\\bfrom (?:now|here|today|this point)(?: on| onwards?)?\\b',
-    '\\b(?:going|moving) forward\\b',
-    '\\bhenceforth\\b',
-    '\\bfor the rest of\\b',
-    '\\b(?:every|each|any) time\\b',
-    '\\b(?:whenever|wherever)\\b',
-    '\\bunless (?:I|we|you|someone)\\b',
-    '\\buntil (?:the \\w+(?: \\w+)? (?:lands|ends|ships|is (?:done|over|merged|finished))|further|I|we)\\b',
-    '\\bin (?:this|the|our) (?:repo|repository|project|codebase|code base|team|conversation|chat|session)\\b',
-    // a habit: every X you write, anything that touches Y, anything package-related
-    '\\b(?:every|each|any|all)\\b[^.;!?]{0,40}\\b(?:you|we) (?:write|add|make|create|open|send|produce|touch|use|run|give|deploy|commit|push|generate|answer|reply|print|log)\\b',
-    '\\b(?:anything|everything) (?:that|which|related|to do with)\\b|\\b(?:anything|everything) [\\w-]+-related\\b',
-    '\\b(?:in|for|to) (?:any|every|all) (?:output|answers?|replies|responses|commits?)\\b',
-  ].join('|'),
-  'i',
-);
-
-/** Quantifiers that make a wish or an obligation a standing one ("all code comments in English"). */
-const QUANTIFIED = /\b(?:every|each|all|any|anything|everything)\b/i;
-
-/**
- * How a user directs the assistant: an imperative verb first or `let's`; or (stronger, enough with a
- * quantifier) a modal of obligation, a wish for how things are done, a rule of the form "every X
- * gets / needs …", "X are shown in Y", "that is the order …".
- */
-const IMPERATIVE =
-  /^(?:let'?s |let us )?(?:use|keep|stay|stick|tag|cc|ping|avoid|prefer|write|answer|reply|respond|put|add|include|leave|send|ask|check|run|format|name|call|mention|cite|quote|show|log|print|commit|push|deploy|test|document|comment|mark|label|route|store|save|treat|default|pin|lock|wrap|sign|review|squash|rebase|branch|prefix|suffix|end|start|begin|open|close|report|notify|flag|cap|limit|round|convert|express|spell|refer|address|reference|stage|merge|release|ship|bump|version|translate|respect|follow|obey|honor|honour|remember)\b/i;
-const OBLIGATION = new RegExp(
-  [
-    '\\b(?:should|must|shall|ought to|needs? to|has to|have to)\\b',
-    "\\b(?:I'?d like|I would like|I want|I prefer|I'?d prefer|I expect|we want|we prefer|we expect)\\b(?! to (?:know|understand|see|look|check|ask))",
-    '^(?:every|each|all|any) (?:new |single )?[\\w-]+(?: [\\w-]+)? (?:gets?|needs?|requires?|must|should|has to|have to|goes|go|is to|are to)\\b',
-    '\\b(?:is|are) (?:always |only )?(?:shown|written|kept|given|formatted|named|stored|logged|reported|quoted|expressed|rounded|sent|done)\\b',
-    '\\bthat is the (?:order|rule|way|process|convention|policy)\\b',
-  ].join('|'),
-  'i',
-);
-
-/** Words that make a sentence a musing rather than an instruction. */
-const HEDGE =
-  /\b(?:probably|maybe|perhaps|at some point|I think|I guess|I wonder|sadly|apparently|I suppose|might|could we|would be nice)\b/i;
-
-const REVOKES = new RegExp(
-  [
-    '\\byou (?:may|can|could) now\\b',
-    "\\byou(?:'re| are) now (?:allowed|permitted|free) to\\b",
-    "\\b(?:it'?s|it is) (?:now )?(?:ok|okay|fine|alright|allowed) (?:now )?(?:to|for you to)\\b",
-    '\\bfeel free to\\b',
-    '\\bno longer (?:need|have) to\\b',
-    "\\b(?:don'?t|do not) (?:need|have) to\\b.*\\b(?:anymore|any more|any longer)\\b",
-    '\\b(?:forget|ignore|disregard|drop|lift|remove|cancel|scrap) (?:about )?(?:the|my|that|this|your) (?:earlier |previous |old |last )?(?:rule|instruction|constraint|restriction|requirement)\\b',
-    '\\bno longer (?:applies|required|necessary|needed|in force)\\b',
-  ].join('|'),
-  'i',
-);
 
 /**
  * What follows a short lead-in phrase (three words or more) that ends with a colon or a dash
@@ -172,6 +85,37 @@ function afterLeadIn(body: string): string {
   // A lead-in is a phrase (three words or more), not a label ("Status: always green").
   if (match === null || match[1]!.trim().split(/\s+/).length < 3) return body;
   return match[2]!.replace(FILLER, '');
+}
+
+/**
+ * Where a sentence's directive can start: after filler, after a lead-in ending in a colon or dash,
+ * after a leading subordinate or prepositional phrase ("When you summarize a meeting, lead with …",
+ * "For all future reports, put …"), and each clause after a semicolon; trailing filler removed.
+ */
+function heads(body: string, lead: string): string[] {
+  const found = new Set<string>();
+  for (const start of [body, lead]) {
+    for (const clause of start.split(/;\s*/)) {
+      const head = clause.replace(FILLER, '').replace(TRAILER, '');
+      found.add(head);
+      const rest =
+        /^(?:when|whenever|if|once|before|after|for|in|on|with|across)\b[^,]{3,60},\s*(\S.*)$/i.exec(head);
+      if (rest !== null) found.add(rest[1]!);
+    }
+  }
+  return [...found];
+}
+
+/** Whether a sentence (not a one-off, see `ONE_OFF`) states a standing rule by its shape and scope. */
+function isStandingShape(starts: readonly string[], sentence: string): boolean {
+  const any = (pattern: RegExp) => starts.some((start) => pattern.test(start));
+  if (any(SHAPES) || any(VERBLESS_SCOPE)) return true;
+  const imperative = starts.some((start) => IMPERATIVE.test(start) && !NOUN_START.test(start));
+  const obliges = any(OBLIGATION);
+  const scoped = SCOPE.test(sentence);
+  if ((imperative || obliges) && (scoped || any(OPEN_OBJECT))) return true;
+  if (any(DECLARATIVE) && (scoped || HERE.test(sentence))) return true;
+  return obliges && QUANTIFIED.test(sentence);
 }
 
 /** Splits text into sentences: at line breaks, and after `.`, `!` or `?` followed by a space. */
@@ -205,16 +149,8 @@ export function detectRules(text: string): DetectedRules {
       rules.push(sentence);
       continue;
     }
-    if (HEDGE.test(sentence)) continue;
-    const imperative = IMPERATIVE.test(body) || IMPERATIVE.test(lead);
-    const obliges = OBLIGATION.test(body) || OBLIGATION.test(lead);
-    if (
-      STANDING.test(sentence) ||
-      ((imperative || obliges) && SCOPE.test(sentence)) ||
-      (obliges && QUANTIFIED.test(sentence))
-    ) {
-      rules.push(sentence);
-    }
+    if (HEDGE.test(sentence) || ONE_OFF.test(sentence)) continue;
+    if (STANDING.test(sentence) || isStandingShape(heads(body, lead), sentence)) rules.push(sentence);
   }
   return { rules, revocations };
 }
