@@ -58,11 +58,10 @@ export interface CompactionOptions {
    * results whole), that a **manual** compaction (`compactor.compact()`, the compact tool) leaves
    * word for word; with the provider's own context management, the recent share it keeps. At the
    * threshold a summary covers the oldest dialogue only as far as it must to get the request well
-   * under it (to the reduction target, so the next summary is far off), never the latest finished
-   * turn while the request fits without covering it, and the user's own words of what it covers
-   * stay verbatim beside it: this share does not bound it there (a quarter of the window, beside the
-   * summary and the user's words, would leave no room to grow, and a summary would follow nearly
-   * every turn).
+   * under it (to the reduction target, so the next summary is far off), and the user's own words of
+   * what it covers stay verbatim beside it: this share does not bound it there (a quarter of the
+   * window, beside the summary and the user's words, would leave no room to grow, and a summary
+   * would follow nearly every turn).
    * @default 0.25 (PROTECTED_WINDOW_RATIO)
    */
   protectedRatio?: number;
