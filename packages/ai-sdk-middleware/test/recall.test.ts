@@ -352,12 +352,7 @@ describe.each(sdks)('$name: spillway_recall through the real SDK', (sdk) => {
     const last = prompts.at(-1)!;
     expect(last).not.toContain('You may now run migrations on prod.\nOK.');
     expect(last).toContain('"You may now run migrations on prod."');
-    // The revocation is in force: pinned as an update of rule 1, or quoted word for word among the
-    // user's words beside the summary (the pinned block does not repeat what that block quotes).
-    expect(
-      last.includes('updates the rule from message 1') ||
-        /\[message \d+\] You may now run migrations on prod\./.test(last),
-    ).toBe(true);
+    expect(last).toContain('updates the rule from message 1');
     expect(last).not.toContain('"Never run migrations on prod."');
     expect(last).toContain('"Always answer in English."');
   });

@@ -137,33 +137,6 @@ describe('compactMessages: compaction', () => {
     expect(result.state!.summaries[0]).toMatch(new RegExp(`^Summary 1 of ${calls[0]!.count} messages`));
   });
 
-  it('keeps the latest finished exchange word for word beside a summary, the answer included', async () => {
-    // Dialogue only, twice the window: the user's words of the covered part alone fill the
-    // reduction target, but the exchange the model just had still fits under the threshold.
-    const dialogue: Message[] = [];
-    for (let turn = 0; turn < 60; turn++) {
-      dialogue.push({
-        role: 'user',
-        content: `Question ${turn}: ${'please check the ledger entry here '.repeat(25)}`,
-      });
-      dialogue.push({
-        role: 'assistant',
-        content: `Answer ${turn}: ${'the ledger entry balances as shown '.repeat(25)}`,
-      });
-    }
-    dialogue.push({ role: 'user', content: 'And now?' });
-    deepFreeze(dialogue);
-    const window = Math.floor(tokensOf(dialogue) / 2);
-    const result = await compactMessages(dialogue, {
-      contextWindow: window,
-      summarizer: () => 'A short summary.',
-    });
-    expect(result.actions).toContain('summarize');
-    expect(result.tokensAfter).toBeLessThanOrEqual(window * 0.85);
-    expect(result.messages.slice(-3)).toEqual(dialogue.slice(-3));
-    expect(result.messages.at(-2)).toBe(dialogue.at(-2));
-  });
-
   it('applies the stored summary on the next request: same prefix, no new summary', async () => {
     const { summarizer, calls } = recordingSummarizer();
     const first = await compactMessages(messages, { ...base, summarizer });

@@ -35,9 +35,7 @@ export const summarizeOldDialogue: Stage = {
  * Where the summary ends in the draft's history: on a manual or overflow compaction, at least the
  * history before the protected window (or before the groups an overflow retry keeps); otherwise
  * the first turn start after which the rest, with its tool results as stubs, fits the reduction
- * target with a full summary and the user's words beside it — but never past the start of the
- * latest finished turn while the request fits its target without covering it (the model keeps the
- * exchange it just had, its answer included, word for word).
+ * target with a full summary and the user's words beside it.
  */
 export function summaryEnd(draft: RequestDraft, context: StageContext): number {
   const ladder = context.ladderOf(draft.with({ dropped: 0 }));
@@ -58,21 +56,14 @@ export function summaryEnd(draft: RequestDraft, context: StageContext): number {
   // bound), not the bound itself — a bound far over them would make every summary cover the whole
   // history, the newest turns' dialogue too.
   const words = userWordsEstimate(draft, context);
+  const target = context.reductionTargetTokens;
   let position = 0;
-  let fitting: number | undefined;
-  let lasting = end;
   for (const start of [...ladder.turnStarts, end]) {
     for (; position < start; position++) words.add(draft.originalHistory[position]!);
     if (start <= 0 || start < least) continue;
-    const tokens = fixed + words.tokens() + ladder.stubTokens(start, end);
-    if (fitting === undefined && tokens <= context.targetTokens) fitting = start;
-    if (tokens <= context.reductionTargetTokens) {
-      lasting = start;
-      break;
-    }
+    if (fixed + words.tokens() + ladder.stubTokens(start, end) <= target) return start;
   }
-  const latestTurn = ladder.turnStarts.filter((start) => start < end).at(-1) ?? end;
-  return Math.max(least, Math.min(lasting, Math.max(latestTurn, fitting ?? end)));
+  return end;
 }
 
 /**
