@@ -45,6 +45,17 @@ describe('detectRules', () => {
     ]);
   });
 
+  it('skips leading filler phrases whole, not only their first word', () => {
+    for (const text of [
+      'Just so you know, never push to main.',
+      'Just so you know: commit messages go in the imperative mood.',
+      'Oh and never push to main.',
+      'For the record, never push to main.',
+    ]) {
+      expect(detectRules(text).rules).toEqual([text]);
+    }
+  });
+
   it('leaves questions, small talk and ordinary statements alone', () => {
     const text = [
       'Never mind, it works now.',

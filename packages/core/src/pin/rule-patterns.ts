@@ -3,9 +3,12 @@
  * English and matches a grammatical shape, not a topic: none names the things a rule is about.
  */
 
-/** Leading filler: "please", "also", "remember:", "heads-up:", "just so you know,", a bullet word. */
+/**
+ * Leading filler: "please", "also", "remember:", "heads-up:", "just so you know,", a bullet word.
+ * Phrases come before the single words they start with ("just so you know" before "just").
+ */
 export const FILLER =
-  /^(?:(?:please|pls|also|and|but|so|oh|ok|okay|remember|important|note|rule|reminder|ps|p\.s\.|btw|one more thing|oh and|and also|again|seriously|just|hey|fyi|nb|n\.b\.|heads[- ]up|just so you know|for the record|by the way|to be clear|for future reference|quick note)\s*[,:!.\-–—]?\s+)*/i;
+  /^(?:(?:just so you know|one more thing|oh and|and also|heads[- ]up|for the record|by the way|to be clear|for future reference|quick note|please|pls|also|and|but|so|oh|ok|okay|remember|important|note|rule|reminder|ps|p\.s\.|btw|again|seriously|just|hey|fyi|nb|n\.b\.)\s*[,:!.\-–—]?\s+)*/i;
 
 /** Trailing filler, removed before matching the end of a sentence ("TypeScript only, please."). */
 export const TRAILER = /(?:[,\s]+(?:please|thanks|thank you|by the way|btw|ok|okay))*\s*[.!]*$/i;
@@ -187,7 +190,7 @@ export const QUANTIFIED = /\b(?:every|each|all|any|anything|everything)\b/i;
  * gets / needs …", "X are shown in Y", "that is the order …".
  */
 export const IMPERATIVE =
-  /^(?:let'?s |let us )?(?:use|keep|stay|stick|tag|cc|ping|avoid|prefer|write|answer|reply|respond|put|add|include|leave|send|ask|check|run|format|name|call|mention|cite|quote|show|log|print|commit|push|deploy|test|document|comment|mark|label|route|store|save|treat|default|pin|lock|wrap|sign|review|squash|rebase|branch|prefix|suffix|end|start|begin|open|close|report|notify|flag|cap|limit|round|convert|express|spell|refer|address|reference|stage|merge|release|ship|bump|version|translate|respect|follow|obey|honor|honour|remember|assume|lead|spare|skip|give|draft|phrase|word|structure|sort|order|group|indent|capitalize|capitalise|link|attach|explain|describe|reply|greet|stop|quit|be)\b/i;
+  /^(?:let'?s |let us )?(?:use|keep|stay|stick|tag|cc|ping|avoid|prefer|write|answer|reply|respond|put|add|include|leave|send|ask|check|run|format|name|call|mention|cite|quote|show|log|print|commit|push|deploy|test|document|comment|mark|label|route|store|save|treat|default|pin|lock|wrap|sign|review|squash|rebase|branch|prefix|suffix|end|start|begin|open|close|report|notify|flag|cap|limit|round|convert|express|spell|refer|address|reference|stage|merge|release|ship|bump|version|translate|respect|follow|obey|honor|honour|remember|assume|lead|spare|skip|give|draft|phrase|word|structure|sort|order|group|indent|capitalize|capitalise|link|attach|explain|describe|greet|stop|quit|be)\b/i;
 
 /** A noun compound that only looks like an imperative ("Commit messages in this repo are a mess."). */
 export const NOUN_START =
