@@ -3,6 +3,7 @@ import type { CompactionState } from '../store/compaction-state';
 import { claimSummary } from './claim-summary';
 import type { ResolvedCompactionOptions } from './compaction-options';
 import { applicable, type CompactorRuntime } from './compactor-runtime';
+import { currentTurnStart } from './current-turn';
 import { requestBudget } from './request-budget';
 import { runCompaction } from './run-compaction';
 
@@ -25,8 +26,8 @@ export interface BackgroundSummaryOptions {
 
 /**
  * Summarizes in the background when the next request, with every reduction that needs no model
- * taken (every tool result of the history cleared, every finished turn folded), would be over the
- * trigger (see `requestBudget`). Takes the store's lease when it has
+ * taken (every tool result of the history cleared, every finished turn folded) and a turn in
+ * progress counted by its ask alone, would be over the trigger (see `requestBudget`). Takes the store's lease when it has
  * one; another instance already at it means this one goes on. Never rejects.
  */
 export function startBackgroundSummary(
@@ -39,11 +40,14 @@ export function startBackgroundSummary(
   return runtime.flights.track(id, 'background', async () => {
     let release: (() => Promise<void>) | undefined;
     const messages = turnFinished ? [...conversation, NEXT_TURN] : conversation;
+    // What a summary is for: the dialogue, the turn in progress counted by its ask alone (see
+    // `dialogueFillsWindow`; a large turn in progress drops old turns from its own requests).
+    const dialogue = turnFinished ? messages : conversation.slice(0, currentTurnStart(conversation) + 1);
     try {
       const budget = requestBudget(window, effective);
       const over = async (stored: CompactionState | undefined) => {
-        const measured = await runCompaction(messages, effective, {
-          state: applicable(messages, stored),
+        const measured = await runCompaction(dialogue, effective, {
+          state: applicable(dialogue, stored),
           conversationId: id,
           overheadTokens,
           contextWindow: window,

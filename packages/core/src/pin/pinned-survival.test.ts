@@ -84,7 +84,12 @@ describe('pinned rules survive every compaction at every window size', () => {
               .join('\n');
             for (const rule of rules) expect(text, `window ${contextWindow}, turn ${turn}`).toContain(rule);
             if (contextWindow < 8_000 && result.stateChanged) smallWindowChecks++;
-            messages.push({ role: 'assistant', content: `Report ${turn} summarized.` });
+            // Answers a tenth of the report long: the dialogue grows until it, not a report being
+            // read, is what fills the window, and summaries are made.
+            messages.push({
+              role: 'assistant',
+              content: `Report ${turn} summarized: ${'the rows hold steady and nothing stands out. '.repeat(Math.ceil(size / 460))}`,
+            });
           }
         },
       ),

@@ -23,6 +23,7 @@ export const summarizeOldDialogue: Stage = {
   name: 'summarize old dialogue',
   async run(draft, context) {
     if (!context.allowSummarize) return draft;
+    if (!dialogueFillsWindow(draft, context)) return draft;
     const end = summaryEnd(draft, context);
     if (end <= 0 || conversationCount(draft.originalHistory.slice(0, end)) === 0) return draft;
     const made = await summarizeHistory(draft, context, end);
@@ -30,6 +31,28 @@ export const summarizeOldDialogue: Stage = {
     return fitHistory(context.draftFor(made), context, 'all');
   },
 };
+
+/**
+ * Whether the dialogue itself is what no longer fits. A request over its target only because a
+ * turn in progress outweighs the whole dialogue before it (a tool loop read a file half the window
+ * long), while the dialogue — the history with every turn folded, the summaries and notes, the
+ * turn's ask — is under the summary trigger (see `requestBudget`), needs no summary: one stays, and
+ * loses words for every request after, for room the turn gives back once it is over (its results
+ * are history then, and reducible). That request drops its oldest turns instead, the stored
+ * conversation untouched. A manual compaction and an overflow retry summarize regardless.
+ */
+export function dialogueFillsWindow(draft: RequestDraft, context: StageContext): boolean {
+  if (context.reason === 'manual' || context.reason === 'overflow') return true;
+  const full = draft.with({ dropped: 0 });
+  const ask = draft.originalTurn.slice(0, 1).filter(isUserTurn);
+  const dialogue =
+    context.count(full.with({ history: [], turn: ask })) + context.ladderOf(full).foldedTokensFrom(0);
+  const trigger =
+    context.budget.summaryTriggerTokens / context.estimator.calibrationFactor(context.options.model);
+  if (dialogue >= trigger) return true;
+  const turn = context.estimator.countMessages(draft.originalTurn.slice(ask.length));
+  return turn <= dialogue;
+}
 
 /**
  * Where the summary ends in the draft's history: on a manual or overflow compaction, at least the
