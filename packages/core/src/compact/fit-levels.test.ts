@@ -57,4 +57,14 @@ describe('fitLevels', () => {
     expect(fitted.level.previewTo).toBe(2);
     expect(fitted).toMatchObject({ fits: true, low: true });
   });
+
+  it('a level reached that estimates under the aim but renders over the room steps to the first deeper level under the aim', () => {
+    // Level 7 estimates 3,000 (under the aim of 3,500) but renders 8,000 (over the room of 7,500).
+    // Estimates fall level by level, so every deeper level is under the aim too, and the first
+    // deeper one that fits is the step (not level 7 again, and not a level that merely fits).
+    const { levels, functions } = ladder((index) => (index === 7 ? 5_000 : 0));
+    const fitted = fitLevels(levels, functions, { room: 7_500, lowRoom: 3_500, atLeast: levels[7]! });
+    expect(fitted.level.previewTo).toBe(8);
+    expect(fitted).toMatchObject({ fits: true, low: true });
+  });
 });
