@@ -65,8 +65,21 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** The issue's session: `turns` turns, each 1–2 rounds of 2–4 parallel reads of 4–8 KB. */
-export function toolSession({ turns, seed = 7 }: { turns: number; seed?: number }): SessionTurn[] {
+/**
+ * The issue's session: `turns` turns, each 1–2 rounds of 2–4 parallel reads of 4–8 KB. With
+ * `reportChars`, each answer carries a written report of about that many characters too: a
+ * dialogue that grows until it, not the turn's reads, fills the window (the engine summarizes only
+ * then; a large turn in progress beside a short dialogue drops old turns from its own requests).
+ */
+export function toolSession({
+  turns,
+  seed = 7,
+  reportChars = 0,
+}: {
+  turns: number;
+  seed?: number;
+  reportChars?: number;
+}): SessionTurn[] {
   const random = seededRandom(seed);
   const session: SessionTurn[] = [];
   for (let turn = 0; turn < turns; turn++) {
@@ -80,10 +93,22 @@ export function toolSession({ turns, seed = 7 }: { turns: number; seed?: number 
       user: `Turn ${turn}: review the handlers for ticket TCK-${1000 + turn} and report what changed.`,
       rounds,
       ...(turn % 9 === 4 ? { screenshot: true } : {}),
-      answer: `Turn ${turn} done: ${rounds.flat().length} files reviewed, ticket TCK-${1000 + turn} is consistent.`,
+      answer: `Turn ${turn} done: ${rounds.flat().length} files reviewed, ticket TCK-${1000 + turn} is consistent.${report(turn, reportChars)}`,
     });
   }
   return session;
+}
+
+/** A written report of about `chars` characters on a turn's files (empty for 0). */
+function report(turn: number, chars: number): string {
+  const sentences: string[] = [];
+  let length = 0;
+  for (let index = 0; length < chars; index++) {
+    const sentence = ` Handler ${index + 1} of turn ${turn} routes its input the same way as before, and its tests still cover the error path.`;
+    sentences.push(sentence);
+    length += sentence.length;
+  }
+  return sentences.join('');
 }
 
 /** The tools the session's agent has. */

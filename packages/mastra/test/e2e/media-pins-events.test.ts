@@ -69,7 +69,7 @@ describe('images, pinned rules and UI events through a real Mastra agent', () =>
     const window = 12_000;
     const rule =
       'House rule for this repository: report every ticket number in upper case, and quote file paths in backticks.';
-    const session = toolSession({ turns: 10, seed: 4 });
+    const session = toolSession({ turns: 10, seed: 4, reportChars: 3_000 });
     const spillway = compactionProcessor({
       contextWindow: window,
       summarizer: 'extractive',

@@ -62,7 +62,7 @@ describe('a restart with the same storage (Mastra memory on libsql, Spillway sta
       const database = scratchDatabase();
       const dataDir = mkdtempSync(join(tmpdir(), 'spillway-mastra-pg-'));
       cleanups.push(database.remove, () => rmSync(dataDir, { recursive: true, force: true }));
-      const session = toolSession({ turns: 10, seed: 3 });
+      const session = toolSession({ turns: 10, seed: 3, reportChars: 6_000 });
 
       const first = await start(dataDir, database.url, session, lastMessages);
       for (const spec of session.slice(0, 8)) {

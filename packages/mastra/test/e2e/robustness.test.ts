@@ -15,7 +15,7 @@ describe('a summarizer that never answers', () => {
     const database = scratchDatabase();
     cleanups.push(database.remove);
     const window = 12_000;
-    const session = toolSession({ turns: 12, seed: 5 });
+    const session = toolSession({ turns: 12, seed: 5, reportChars: 3_000 });
     const events: CompactionEvent[] = [];
     let calls = 0;
     const spillway = compactionProcessor({
