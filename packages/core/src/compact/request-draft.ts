@@ -100,14 +100,19 @@ export function createDraft(
   const originalHistory = layout.rest.slice(0, turnStart);
   const originalTurn = layout.rest.slice(turnStart);
   const blocks = new Map<string, UserWordsBlock>();
-  const wordsOf = (from: number, messages: readonly Message[], maxTokens: number) => {
-    const key = `${from}:${messages.length}:${maxTokens}`;
+  const wordsOf = (
+    from: number,
+    messages: readonly Message[],
+    maxTokens: number,
+    beside: 'summary' | 'note',
+  ) => {
+    const key = `${from}:${messages.length}:${maxTokens}:${beside}`;
     let block = blocks.get(key);
     if (block === undefined) {
       const bound = Math.min(maxTokens, Math.floor(settings.countMessages(messages) * USER_WORDS_SPAN_SHARE));
       // Remembered by content: a fresh copy of the same span (every request of a server) quotes
       // and counts nothing again.
-      const memoKey = `${scopeId(settings.countScope)}|${from}|${bound}|${settings.blobMinChars}|${settings.blobKeepChars}|${settings.marks?.key ?? '-'}`;
+      const memoKey = `${scopeId(settings.countScope)}|${from}|${bound}|${settings.blobMinChars}|${settings.blobKeepChars}|${settings.marks?.key ?? '-'}|${beside}`;
       block = userWordsBlocks.get(messages, memoKey, () =>
         userWordsBlock(messages, {
           firstNumber: from,
@@ -116,6 +121,7 @@ export function createDraft(
           blobMinChars: settings.blobMinChars,
           blobKeepChars: settings.blobKeepChars,
           imageRef: settings.marks === undefined ? undefined : (part) => settings.marks?.image(part),
+          beside,
         }),
       );
       blocks.set(key, block);
@@ -131,11 +137,11 @@ export function createDraft(
     const outOfView = () => coveredCount + droppedCount;
     const coveredWords = (current: DraftParts) =>
       current.userWords && current.summaries.length > 0
-        ? wordsOf(0, layout.covered, current.userWordsMaxTokens)
+        ? wordsOf(0, layout.covered, current.userWordsMaxTokens, 'summary')
         : undefined;
     const droppedWords = (current: DraftParts) =>
       current.noteDetail && current.dropped > 0
-        ? wordsOf(coveredCount, droppedMessages, current.userWordsMaxTokens)
+        ? wordsOf(coveredCount, droppedMessages, current.userWordsMaxTokens, 'note')
         : undefined;
     const pinnedOf = (current: DraftParts) => {
       if (!current.pinnedBlock || settings.rules === undefined) return undefined;

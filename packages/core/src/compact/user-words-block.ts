@@ -20,6 +20,12 @@ export interface UserWordsBlockOptions {
   blobKeepChars: number;
   /** The reference of an image or file the user sent (written after its placeholder). */
   imageRef?: ((part: ImagePart | FilePart) => string | undefined) | undefined;
+  /**
+   * Where the condensed messages went, for the line that names them: beside a summary they are
+   * `condensed into the summary above`; in a drop note there is none, and they are `left out for room`.
+   * @default 'summary'
+   */
+  beside?: 'summary' | 'note';
 }
 
 /** What {@link userWordsBlock} returns. */
@@ -43,7 +49,15 @@ export interface UserWordsBlock {
  */
 export function userWordsBlock(
   messages: readonly Message[],
-  { firstNumber, maxTokens, countText, blobMinChars, blobKeepChars, imageRef }: UserWordsBlockOptions,
+  {
+    firstNumber,
+    maxTokens,
+    countText,
+    blobMinChars,
+    blobKeepChars,
+    imageRef,
+    beside = 'summary',
+  }: UserWordsBlockOptions,
 ): UserWordsBlock {
   const quotes: { number: number; line: string; tokens: number }[] = [];
   let number = firstNumber;
@@ -76,7 +90,7 @@ export function userWordsBlock(
   const lines = kept.length > 0 ? [USER_WORDS_HEADING] : [];
   if (first > 0) {
     lines.push(
-      `[user messages ${quotes[0]!.number + 1}–${quotes[first - 1]!.number + 1}: condensed into the summary above]`,
+      `[user messages ${quotes[0]!.number + 1}–${quotes[first - 1]!.number + 1}: ${beside === 'summary' ? 'condensed into the summary above' : 'left out for room'}]`,
     );
   }
   for (const quote of kept) lines.push(quote.line);
