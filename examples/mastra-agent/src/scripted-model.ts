@@ -29,7 +29,7 @@ const textOf = (message: PromptMessage) =>
 /** What the model saw in one request. */
 export interface SeenRequest {
   tokens: number;
-  /** The latest user message's text. */
+  /** The latest user message's own text (its last text part). */
   ask: string;
   /** Tool calls after the latest user message (the run in progress), with whether their result is there. */
   run: { id: string; answered: boolean }[];
@@ -56,7 +56,16 @@ export function scriptedModel({ contextWindow }: { contextWindow: number }) {
     }
     const tokens = requestTokens(prompt, tools);
     const userIndex = prompt.map((message) => message.role).lastIndexOf('user');
-    const ask = userIndex < 0 ? '' : textOf(prompt[userIndex]!);
+    // The user's own words: the last text of the message (a note the engine left when it dropped
+    // old turns goes before them, as the message's first parts).
+    const ask =
+      userIndex < 0
+        ? ''
+        : String(
+            partsOf(prompt[userIndex]!)
+              .filter((part) => part.type === 'text')
+              .at(-1)?.text ?? '',
+          );
     const after = prompt.slice(userIndex + 1).flatMap(partsOf);
     const results = new Map(
       after.filter((part) => part.type === 'tool-result').map((part) => [String(part.toolCallId), part]),
@@ -93,7 +102,10 @@ export function scriptedModel({ contextWindow }: { contextWindow: number }) {
       const output = results.get(String(call.toolCallId))?.output as { value?: unknown } | undefined;
       return `${(call.input as { path?: string }).path}: ${String(output?.value ?? '').length} characters`;
     });
-    return { text: `Reviewed ${sizes.join('; ')}. Nothing else changed.`, tokens };
+    // Agents explain what they found at length: prose no tool-output limit shortens, so the
+    // dialogue itself fills the window after a few turns and is summarized.
+    const notes = calls.map((call, index) => review(String((call.input as { path?: string }).path), index));
+    return { text: `Reviewed ${sizes.join('; ')}. Nothing else changed.\n\n${notes.join('\n\n')}`, tokens };
   };
 
   /** Searches the cut material for the file with `spillway_recall`, reads it page by page, answers with it. */
@@ -166,4 +178,19 @@ export function scriptedModel({ contextWindow }: { contextWindow: number }) {
     },
   });
   return { model, seen };
+}
+
+const FINDINGS = [
+  'Its handlers validate their input before they touch the database, and every branch returns a typed response.',
+  'Errors from the connection pool are retried twice with a jittered back-off, then surfaced with the query that failed.',
+  'Configuration is read once at start-up; a missing variable stops the process with a message naming it.',
+  'Logging goes through one structured logger, so request ids appear on every line a request produces.',
+  'The tests cover the happy path and the timeout path, but not a pool that is exhausted under load.',
+  'Two helpers duplicate the same date parsing and could share one.',
+];
+
+/** What the agent writes about one file it read (about 450 characters), varied by `seed`. */
+function review(path: string, seed: number): string {
+  const sentences = [0, 1, 2, 3].map((offset) => FINDINGS[(path.length + seed + offset) % FINDINGS.length]!);
+  return `${path}: ${sentences.join(' ')}`;
 }

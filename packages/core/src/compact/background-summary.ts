@@ -26,9 +26,10 @@ export interface BackgroundSummaryOptions {
 
 /**
  * Summarizes in the background when the next request, with every reduction that needs no model
- * taken (every tool result of the history cleared, every finished turn folded) and a turn in
- * progress counted by its ask alone, would be over the trigger (see `requestBudget`). Takes the store's lease when it has
- * one; another instance already at it means this one goes on. Never rejects.
+ * taken (every tool result of the history cleared, every finished turn folded), would be over the
+ * trigger (see `requestBudget`) — unless a turn in progress outweighs the dialogue before it while
+ * that dialogue alone is under the trigger (see `dialogueFillsWindow`). Takes the store's lease
+ * when it has one; another instance already at it means this one goes on. Never rejects.
  */
 export function startBackgroundSummary(
   runtime: CompactorRuntime,
@@ -40,21 +41,30 @@ export function startBackgroundSummary(
   return runtime.flights.track(id, 'background', async () => {
     let release: (() => Promise<void>) | undefined;
     const messages = turnFinished ? [...conversation, NEXT_TURN] : conversation;
-    // What a summary is for: the dialogue, the turn in progress counted by its ask alone (see
-    // `dialogueFillsWindow`; a large turn in progress drops old turns from its own requests).
-    const dialogue = turnFinished ? messages : conversation.slice(0, currentTurnStart(conversation) + 1);
+    // A turn in progress counted by its ask alone: the dialogue (see `dialogueFillsWindow`).
+    const dialogue = turnFinished ? undefined : conversation.slice(0, currentTurnStart(conversation) + 1);
     try {
       const budget = requestBudget(window, effective);
+      const measure = async (list: readonly Message[], stored: CompactionState | undefined) =>
+        (
+          await runCompaction(list, effective, {
+            state: applicable(list, stored),
+            conversationId: id,
+            overheadTokens,
+            contextWindow: window,
+            allowSummarize: false,
+            mode: 'measure',
+          })
+        ).tokensAfter;
+      // The rule the request's summarizing stage follows (`dialogueFillsWindow`): over the trigger,
+      // and either the dialogue alone is, or the turn in progress does not outweigh it (a turn
+      // that does drops old turns from its own requests instead, and needs no summary).
       const over = async (stored: CompactionState | undefined) => {
-        const measured = await runCompaction(dialogue, effective, {
-          state: applicable(dialogue, stored),
-          conversationId: id,
-          overheadTokens,
-          contextWindow: window,
-          allowSummarize: false,
-          mode: 'measure',
-        });
-        return measured.tokensAfter + responseTokens >= budget.summaryTriggerTokens;
+        const next = (await measure(messages, stored)) + responseTokens;
+        if (next < budget.summaryTriggerTokens) return false;
+        if (dialogue === undefined) return true;
+        const spoken = await measure(dialogue, stored);
+        return spoken >= budget.summaryTriggerTokens || next - spoken <= spoken;
       };
       // A stored summary only makes the request smaller: under the trigger without one, the store
       // need not be asked.

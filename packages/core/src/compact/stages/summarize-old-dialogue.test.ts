@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createEstimator } from '../../estimate/create-estimator';
 import type { Message } from '../../message/message';
 import { compactMessages } from '../compact-messages';
+import { createCompactor } from '../create-compactor';
 
 /** `turns` finished turns of prose (about `wordsPerTurn` words each side), then a turn in progress. */
 function conversation(turns: number, wordsPerTurn: number, inProgressChars: number): Message[] {
@@ -77,6 +79,26 @@ describe('summarize old dialogue: only when the dialogue itself fills the window
       });
       expect(calls(), `turn in progress of ${inProgressChars} characters`).toBeGreaterThan(0);
       expect(result.actions).toContain('summarize');
+    }
+  });
+
+  it('the background follows the same rule: it summarizes for a turn in progress that does not outweigh the dialogue, and not for one that does', async () => {
+    const estimator = createEstimator();
+    for (const [inProgressChars, expected] of [
+      [2_000, true],
+      [40_000, false],
+    ] as const) {
+      const messages = conversation(30, 40, inProgressChars);
+      const ask = messages.findLastIndex((message) => message.role === 'user');
+      const dialogue = estimator.countMessages(messages.slice(0, ask + 1));
+      const full = estimator.countMessages(messages);
+      // The summary trigger (70% of the window) between the dialogue alone and the whole request.
+      const contextWindow = Math.round((dialogue + full) / 2 / 0.7);
+      const { summarizer, calls } = counting();
+      const compactor = createCompactor({ summarizer });
+      await compactor.afterResponse(messages, { conversationId: 'c', contextWindow, turnFinished: false });
+      await compactor.idle();
+      expect(calls() > 0, `turn in progress of ${inProgressChars} characters`).toBe(expected);
     }
   });
 });
