@@ -89,7 +89,7 @@ describe('summarize old dialogue: only when the dialogue itself fills the window
       [40_000, false],
     ] as const) {
       const messages = conversation(30, 40, inProgressChars);
-      const ask = messages.findLastIndex((message) => message.role === 'user');
+      const ask = messages.map((message) => message.role).lastIndexOf('user');
       const dialogue = estimator.countMessages(messages.slice(0, ask + 1));
       const full = estimator.countMessages(messages);
       // The summary trigger (70% of the window) between the dialogue alone and the whole request.
