@@ -6,6 +6,7 @@ import { applicable, type CompactorRuntime } from './compactor-runtime';
 import { currentTurnStart } from './current-turn';
 import { requestBudget } from './request-budget';
 import { runCompaction } from './run-compaction';
+import { summaryIsDue } from './stages/summarize-old-dialogue';
 
 /** Stands in for the user's next message when measuring after a final answer. */
 const NEXT_TURN: Message = { role: 'user', content: '' };
@@ -56,15 +57,14 @@ export function startBackgroundSummary(
             mode: 'measure',
           })
         ).tokensAfter;
-      // The rule the request's summarizing stage follows (`dialogueFillsWindow`): over the trigger,
-      // and either the dialogue alone is, or the turn in progress does not outweigh it (a turn
-      // that does drops old turns from its own requests instead, and needs no summary).
+      // Over the trigger, and due by the request's own rule (`summaryIsDue`): a turn in progress
+      // that outweighs the dialogue drops old turns from its own requests instead.
       const over = async (stored: CompactionState | undefined) => {
         const next = (await measure(messages, stored)) + responseTokens;
         if (next < budget.summaryTriggerTokens) return false;
         if (dialogue === undefined) return true;
         const spoken = await measure(dialogue, stored);
-        return spoken >= budget.summaryTriggerTokens || next - spoken <= spoken;
+        return summaryIsDue({ dialogue: spoken, turn: next - spoken, trigger: budget.summaryTriggerTokens });
       };
       // A stored summary only makes the request smaller: under the trigger without one, the store
       // need not be asked.

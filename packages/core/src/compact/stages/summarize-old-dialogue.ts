@@ -47,11 +47,28 @@ export function dialogueFillsWindow(draft: RequestDraft, context: StageContext):
   const ask = draft.originalTurn.slice(0, 1).filter(isUserTurn);
   const dialogue =
     context.count(full.with({ history: [], turn: ask })) + context.ladderOf(full).foldedTokensFrom(0);
-  const trigger =
-    context.budget.summaryTriggerTokens / context.estimator.calibrationFactor(context.options.model);
-  if (dialogue >= trigger) return true;
-  const turn = context.estimator.countMessages(draft.originalTurn.slice(ask.length));
-  return turn <= dialogue;
+  return summaryIsDue({
+    dialogue,
+    turn: context.estimator.countMessages(draft.originalTurn.slice(ask.length)),
+    trigger: context.budget.summaryTriggerTokens / context.estimator.calibrationFactor(context.options.model),
+  });
+}
+
+/**
+ * The rule a summary is made by, at request time (`dialogueFillsWindow`) and in the background
+ * (`startBackgroundSummary`), in the same tokens: the dialogue alone is at or over the summary
+ * trigger, or the turn in progress (past its ask) does not outweigh it.
+ */
+export function summaryIsDue({
+  dialogue,
+  turn,
+  trigger,
+}: {
+  dialogue: number;
+  turn: number;
+  trigger: number;
+}): boolean {
+  return dialogue >= trigger || turn <= dialogue;
 }
 
 /**
