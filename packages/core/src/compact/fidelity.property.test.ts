@@ -204,7 +204,29 @@ describe('compactMessages: the two promises, over generated agent sessions (2Kâ€
           }
         }
       }),
-      { numRuns: RUNS },
+      {
+        numRuns: RUNS,
+        examples: [
+          // A found counterexample: a turn whose results were cut step by step stopped 5 tokens
+          // above its floor form, over the threshold and not at its smallest.
+          [
+            {
+              seed: 997002,
+              historyTurns: 0,
+              currentSteps: 4,
+              maxResultChars: 40_000,
+              userChars: 400,
+              userImage: false,
+              answered: false,
+              imageRate: 0.6,
+              cjkRate: 1,
+              windowLog: -1.6003244508016126,
+              overheadTokens: 300,
+              summarizer: 0,
+            },
+          ],
+        ],
+      },
     );
   }, 120_000);
 

@@ -26,10 +26,10 @@ import { recognizeMessages } from './recognize-messages';
 import { requestBudget } from './request-budget';
 import type { RequestDraft } from './request-draft';
 import { requestTargets } from './request-targets';
-import { shrinkCurrentTurn } from './shrink-current-turn';
 import type { StageContext } from './stage';
 import { STAGES } from './stages';
 import { fitHistory } from './stages/fit-history';
+import { turnAtFloor } from './stages/shrink-turn';
 import { summarizeOldDialogue } from './stages/summarize-old-dialogue';
 import { unfittable } from './unfittable';
 
@@ -276,13 +276,7 @@ async function runPipeline(
     userWords: false,
     pinnedBlock: false,
     history: [],
-    turn: shrinkCurrentTurn(draft.originalTurn, {
-      estimator,
-      targetTokens: 0,
-      keepChars: budget.floorChars,
-      floorChars: budget.floorChars,
-      marks,
-    }).messages,
+    turn: turnAtFloor(draft.originalTurn, context).messages,
   });
   const smallestTokens = count(smallest);
   const refuse = (current: RequestDraft, tokens: number) =>

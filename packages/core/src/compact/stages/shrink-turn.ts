@@ -1,3 +1,4 @@
+import type { Message } from '../../message/message';
 import type { RequestDraft } from '../request-draft';
 import { shrinkCurrentTurn } from '../shrink-current-turn';
 import type { StageContext } from '../stage';
@@ -22,4 +23,22 @@ export function shrinkTurn(
     marks,
   });
   return draft.with({ turn: shrunk.messages, turnRecords: shrunk.records });
+}
+
+/**
+ * The current turn in its floor form: every tool result cut to the floor in one step, images as
+ * placeholders — the smallest the turn gets, and the form the smallest request is measured with.
+ */
+export function turnAtFloor(
+  turn: readonly Message[],
+  context: Pick<StageContext, 'budget' | 'estimator' | 'marks'>,
+) {
+  const { budget, estimator, marks } = context;
+  return shrinkCurrentTurn(turn, {
+    estimator,
+    targetTokens: 0,
+    keepChars: budget.floorChars,
+    floorChars: budget.floorChars,
+    marks,
+  });
 }
