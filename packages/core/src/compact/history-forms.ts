@@ -50,7 +50,8 @@ export interface FormedMessage {
 /**
  * The message `message` at history index `index` in form `form`:
  * - `verbatim`: as it is;
- * - `preview`: tool results over `previewMinChars` keep their head and tail, images and files become
+ * - `preview`: tool results over `previewMinChars` keep their head and tail and name the identifiers
+ *   of the cut part (see `headTailPreview`), images and files become
  *   placeholders, pasted blobs in the user's text are shortened;
  * - `stub`: every tool result becomes a one-line stub (what it was, the identifiers it mentioned, its
  *   reference), images and files become placeholders, pasted blobs are shortened.
@@ -99,6 +100,7 @@ export function formMessage(
       targetTokens: Number.NEGATIVE_INFINITY,
       minChars: settings.previewMinChars,
       keepChars: settings.previewKeepChars,
+      mentions: true,
       ...(marks ? { marks } : {}),
     });
     step('reduce-tool-results', reduced.messages[0]!, reduced.records);

@@ -63,6 +63,7 @@ export function shrinkCurrentTurn(
       keepChars: chars,
       before,
       only,
+      mentions: true,
       ...(marks ? { marks } : {}),
     });
     messages = reduced.messages;

@@ -39,6 +39,22 @@ describe('salientIdentifiers', () => {
     expect(listed.every((path, line) => path.endsWith(`/ledger/part-${line}.ts`))).toBe(true);
   });
 
+  it('reads a problem word inside a name (note-error.ts, on_failure) as no problem', () => {
+    // A grep whose file names say "error": those lines report nothing, so their paths do not go
+    // first and crowd out the id below them.
+    const grep = [
+      ...Array.from(
+        { length: 10 },
+        (_, line) => `src/reporting/note-error-${line}.ts:${line + 3}: import { plan };`,
+      ),
+      'src/config/keys.ts:48:  auditTrailKey: "key-c1r69x80zu",',
+    ].join('\n');
+    expect(salientIdentifiers(grep).slice(0, 2)).toEqual(['src/reporting/note-error-0.ts', 'key-c1r69x80zu']);
+    // The word alone still marks the line.
+    expect(salientIdentifiers('see /srv/a/b.ts\nERROR: lost dep-7f3a9c2e')[0]).toBe('dep-7f3a9c2e');
+    expect(salientIdentifiers('see /srv/a/b.ts\nrequest failed: dep-7f3a9c2e')[0]).toBe('dep-7f3a9c2e');
+  });
+
   it('skips timestamps and log levels, and ranks bare decimals with the plain numbers', () => {
     const text = [
       '2026-03-02T10:41:07.114Z ERROR checkout failed trace_id=tr-91xk2ab0 amount=958.76 after 120ms',

@@ -107,9 +107,13 @@ const BARE_DECIMAL = /^\d+\.\d+$/;
 /** An ISO date, with or without the hour that follows it (`2026-03-02T10`). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:T\d{2})?$/;
 
-/** Lines that report something going wrong: their identifiers come first. */
+/**
+ * Lines that report something going wrong: their identifiers come first. The word must stand
+ * alone: inside a name (`src/note-error.ts`, `on_failure`, `error.log`) it reports nothing, and a
+ * listing of such names would otherwise crowd out the one id beside them.
+ */
 const SALIENT_LINE =
-  /\b(?:error|errors|fail(?:ed|ure|ing)?|exception|warn(?:ing)?|fatal|panic|denied|refused|timed? ?out|invalid|missing|not found|unexpected|critical|rejected|abort(?:ed)?)\b/i;
+  /(?<![\w./\\-])(?:error|errors|fail(?:ed|ure|ing)?|exception|warn(?:ing)?|fatal|panic|denied|refused|timed? ?out|invalid|missing|not found|unexpected|critical|rejected|abort(?:ed)?)(?![\w/\\-]|\.\w)/i;
 
 /**
  * The identifiers a reader of `text` would most want kept when the text itself is cleared: URLs,

@@ -138,6 +138,20 @@ describe('reduceToolResults', () => {
     expect(resultAt(headOnly.messages, 2).content).toMatch(/ \.\.\.\n\n$/);
   });
 
+  it('with mentions, ends a reduced result with the identifiers its cut part named, within keepChars', () => {
+    const text = `${lines('head', 100)}\nERROR lost request_id=req_8f2k19x7\n${lines('tail', 100)}`;
+    const messages: Message[] = [call('a'), { role: 'tool', content: [result('a', text)] }];
+    const estimator = createEstimator();
+    const reduce = (mentions: boolean) =>
+      (
+        reduceToolResults(messages, { estimator, targetTokens: 0, keepChars: 1_000, mentions }).messages[1]!
+          .content[0] as ToolResultPart
+      ).content as string;
+    expect(reduce(true)).toMatch(/\n\(the cut part mentioned req_8f2k19x7\)$/);
+    expect(reduce(true).length).toBeLessThanOrEqual(1_000);
+    expect(reduce(false)).not.toContain('req_8f2k19x7');
+  });
+
   it('reduces one of several parallel results in one message, keeping the others as they are', () => {
     const first = result('p1', older);
     const second = result('p2', newer);

@@ -2,11 +2,11 @@ import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Estimator } from '../estimate/estimator';
 import type { Message, ToolResultPart } from '../message/message';
 import type { RecallMarks } from '../recall/recall-marks';
+import { headTailPreview } from './head-tail-preview';
 import { isCharacterLimit } from './is-character-limit';
 import { limitToolResultText } from './limit-tool-result-text';
 import { replaceParts } from './replace-parts';
 import { toolResultTextLength } from './tool-result-text-length';
-import { truncateText } from './truncate-text';
 import type { TruncationRecord } from './truncation-record';
 import type { TruncationResult } from './truncation-result';
 
@@ -52,6 +52,13 @@ export interface ReduceToolResultsOptions {
    * @default every result
    */
   only?: (result: ToolResultPart) => boolean;
+  /**
+   * Whether a reduced result ends with the identifiers its cut part mentioned
+   * (`\n(the cut part mentioned …)`, within `keepChars`; see `headTailPreview`), as a stub lists
+   * its result's. The compaction engine turns it on.
+   * @default false
+   */
+  mentions?: boolean;
 }
 
 /** What {@link reduceToolResults} returns. */
@@ -87,6 +94,7 @@ export function reduceToolResults(
     before = Number.POSITIVE_INFINITY,
     marks,
     only,
+    mentions = false,
   }: ReduceToolResultsOptions,
 ): ReduceToolResultsResult {
   if (
@@ -143,12 +151,7 @@ export function reduceToolResults(
       if (charsBefore <= minChars) continue;
       const reduced = limitToolResultText(part, keepChars, (text, chars, textIndex) => {
         const ref = marks?.toolResult(part, textIndex);
-        return truncateText(text, {
-          maxChars: chars,
-          mode: 'head-tail',
-          headRatio,
-          ...(ref === undefined ? {} : { ref }),
-        });
+        return headTailPreview(text, { maxChars: chars, headRatio, ref, mentions });
       });
       if (reduced === part) continue;
       const current = output[messageIndex]!;

@@ -1,6 +1,5 @@
 import type { Message, MessagePart } from '../message/message';
-import { salientIdentifiers } from '../summarize/salient-identifiers';
-import { truncateText } from './truncate-text';
+import { headTailPreview } from './head-tail-preview';
 
 /** Options of {@link shortenPastedBlobs}. */
 export interface ShortenPastedBlobsOptions {
@@ -30,9 +29,9 @@ export interface ShortenPastedBlobsResult {
  * Shortens what a user pasted into a message — logs, code, JSON, stack traces — while every word of
  * their prose stays as written. A **blob** is a fenced code block, or a run of at least
  * `MIN_BLOB_LINES` lines that do not read as prose (most do not end a sentence, or are mostly
- * symbols and digits); one of `minChars` or more keeps its head and tail (`keepChars` in all) with
- * the head+tail marker, the message's reference, and the identifiers found in the cut part
- * (`(the cut part mentioned …)`). Only text parts of user messages are read; images, files and
+ * symbols and digits); one of `minChars` or more keeps its head and tail with the head+tail
+ * marker, the message's reference, and the identifiers found in the cut part
+ * (`(the cut part mentioned …)`), `keepChars` in all (see `headTailPreview`). Only text parts of user messages are read; images, files and
  * every other part stay as they are.
  */
 export function shortenPastedBlobs(
@@ -77,22 +76,10 @@ function shortenText(text: string, minChars: number, keepChars: number, ref: str
   for (const { start, end } of blobs) {
     output += text.slice(position, start);
     const blob = text.slice(start, end);
-    const kept = truncateText(blob, { maxChars: keepChars, mode: 'head-tail', ...(ref ? { ref } : {}) });
-    const removed = cutPart(blob, kept);
-    const found = salientIdentifiers(removed, { maxCount: 8, maxChars: 160 });
-    output += found.length > 0 ? `${kept}\n(the cut part mentioned ${found.join(', ')})` : kept;
+    output += headTailPreview(blob, { maxChars: keepChars, ref });
     position = end;
   }
   return output + text.slice(position);
-}
-
-/** The characters of `blob` that `kept` left out (between its head and its tail). */
-function cutPart(blob: string, kept: string): string {
-  let head = 0;
-  while (head < kept.length && kept[head] === blob[head]) head++;
-  let tail = 0;
-  while (tail < kept.length - head && kept[kept.length - 1 - tail] === blob[blob.length - 1 - tail]) tail++;
-  return blob.slice(head, blob.length - tail);
 }
 
 /** Character ranges of the blobs in `text`, in order. */
