@@ -92,7 +92,8 @@ export const TRUNCATION_MARKER = /\.\.\. \[truncated: \d+ chars removed\] \.\.\.
 /**
  * Asserts the current turn reached the provider whole: the user's message verbatim as the latest
  * user text, and each tool call with its result (the result verbatim or shortened with the
- * truncation marker, its head and tail from the original, never marked as an error).
+ * truncation marker, its head and tail from the original, at most a line naming identifiers of the
+ * cut part, never marked as an error).
  */
 export function expectTurnIntact(
   view: readonly ViewMessage[],
@@ -118,7 +119,11 @@ export function expectTurnIntact(
       const [head, marked] = result.text.split(TRUNCATION_MARKER) as [string, string];
       // The marker names the original (`[ref=… offset=…]`, issue 16): the offset is where the cut begins.
       const annotation = /^\s*\[ref=\S+ offset=(\d+)\]/.exec(marked);
-      const tail = annotation === null ? marked : marked.slice(annotation[0].length);
+      const annotated = annotation === null ? marked : marked.slice(annotation[0].length);
+      // A preview may end with the identifiers its cut part mentioned: each is in the original.
+      const mentions = /\n\(the cut part mentioned ([^\n]*)\)$/.exec(annotated);
+      for (const identifier of mentions?.[1]?.split(', ') ?? []) expect(call.result).toContain(identifier);
+      const tail = mentions === null ? annotated : annotated.slice(0, mentions.index);
       if (annotation !== null)
         expect(call.result.slice(0, Number(annotation[1])).trimEnd()).toBe(head.trimEnd());
       expect(call.result.startsWith(head.trimEnd())).toBe(true);

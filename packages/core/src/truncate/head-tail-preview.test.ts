@@ -23,6 +23,17 @@ describe('headTailPreview', () => {
     expect(preview.length).toBeGreaterThan(900);
   });
 
+  it('cut again, keeps the identifiers it named and the original tail, with one line', () => {
+    const text = log(400);
+    const once = headTailPreview(text, { maxChars: 2_000 });
+    const twice = headTailPreview(once, { maxChars: 600 });
+    expect(twice.length).toBeLessThanOrEqual(600);
+    expect(twice.match(/the cut part mentioned/g)).toHaveLength(1);
+    expect(twice).toMatch(/\n\(the cut part mentioned [^)]*req_8f2k19x7[^)]*\)$/);
+    const tail = twice.slice(0, twice.lastIndexOf('\n(')).split('...\n\n').at(-1)!;
+    expect(text.endsWith(tail)).toBe(true);
+  });
+
   it('writes no line when the cut part names nothing, or when told not to', () => {
     const plain = Array.from({ length: 200 }, () => 'the worker processed a batch of rows').join('\n');
     const options = { maxChars: 1_000, mode: 'head-tail' as const };

@@ -42,23 +42,50 @@ export function headTailPreview(
   text: string,
   { maxChars, headRatio = 0.5, ref, mentions = true }: HeadTailPreviewOptions,
 ): string {
+  if (!mentions || text.length <= maxChars) {
+    return truncateText(text, { maxChars, mode: 'head-tail', headRatio, ...(ref ? { ref } : {}) });
+  }
+  // A preview cut again (a turn shrunk step by step) keeps the identifiers it named, first.
+  const earlier = MENTIONS_LINE.exec(text);
+  const body = earlier === null ? text : text.slice(0, earlier.index);
+  const named = earlier === null ? [] : earlier[1]!.split(', ');
   const cut = (chars: number) =>
-    truncateText(text, { maxChars: chars, mode: 'head-tail', headRatio, ...(ref ? { ref } : {}) });
-  const kept = cut(maxChars);
-  if (!mentions || kept === text) return kept;
+    truncateText(body, { maxChars: chars, mode: 'head-tail', headRatio, ...(ref ? { ref } : {}) });
   const room = Math.min(CUT_MENTIONS_MAX_CHARS, Math.floor(maxChars / 4)) - OPENING.length - CLOSING.length;
-  if (room < CUT_MENTIONS_MIN_CHARS) return kept;
-  const first = salientIdentifiers(cutPart(text, kept), { maxCount: CUT_MENTIONS_MAX_COUNT, maxChars: room });
-  if (first.length === 0) return kept;
+  if (room < CUT_MENTIONS_MIN_CHARS) return cut(maxChars);
+  const listFor = (kept: string, chars: number) =>
+    joinWithin(
+      [
+        ...named,
+        ...salientIdentifiers(cutPart(body, kept), { maxCount: CUT_MENTIONS_MAX_COUNT, maxChars: chars }),
+      ],
+      chars,
+    );
+  const first = listFor(cut(maxChars), room);
+  if (first === '') return cut(maxChars);
   // The line is paid for out of the preview: cut again, shorter by the line, and name what that cut
   // removed (a superset of the first cut, in as many characters).
-  const listed = first.join(', ');
-  const shorter = cut(maxChars - OPENING.length - listed.length - CLOSING.length);
-  const found = salientIdentifiers(cutPart(text, shorter), {
-    maxCount: CUT_MENTIONS_MAX_COUNT,
-    maxChars: listed.length,
-  });
-  return found.length > 0 ? `${shorter}${OPENING}${found.join(', ')}${CLOSING}` : shorter;
+  const shorter = cut(maxChars - OPENING.length - first.length - CLOSING.length);
+  const listed = listFor(shorter, first.length);
+  return listed === '' ? shorter : `${shorter}${OPENING}${listed}${CLOSING}`;
+}
+
+/** The line a preview ends with when its cut part named identifiers. */
+const MENTIONS_LINE = /\n\(the cut part mentioned ([^\n]*)\)$/;
+
+/** Distinct `identifiers`, in order, as many as fit `maxChars` joined with `, ` (at most the count bound). */
+function joinWithin(identifiers: readonly string[], maxChars: number): string {
+  const taken: string[] = [];
+  let chars = 0;
+  for (const identifier of identifiers) {
+    if (taken.length >= CUT_MENTIONS_MAX_COUNT) break;
+    if (taken.includes(identifier)) continue;
+    const cost = identifier.length + (taken.length > 0 ? 2 : 0);
+    if (chars + cost > maxChars) continue;
+    taken.push(identifier);
+    chars += cost;
+  }
+  return taken.join(', ');
 }
 
 /** The characters of `text` that `kept` (its head, a marker, its tail) left out. */
