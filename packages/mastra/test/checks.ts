@@ -89,14 +89,21 @@ export function pairViolations(prompt: readonly SessionPromptMessage[]): string[
   return problems;
 }
 
-/** Whether `text` is `original` cut to its head and tail around the marker (and nothing else). */
+/**
+ * Whether `text` is `original` cut to its head and tail around the marker (and at most a line naming
+ * identifiers of the cut part, each in the original).
+ */
 export function shortenedFrom(text: unknown, original: string): boolean {
   if (typeof text !== 'string' || !TRUNCATION_MARKER.test(text)) return false;
   const [head, marked] = text.split(TRUNCATION_MARKER) as [string, string];
   const annotation = /^\s*\[ref=\S+ offset=(\d+)\]/.exec(marked);
-  const tail = annotation === null ? marked : marked.slice(annotation[0].length);
+  const annotated = annotation === null ? marked : marked.slice(annotation[0].length);
+  // A preview may end with the identifiers its cut part mentioned: each is in the original.
+  const mentions = /\n\(the cut part mentioned ([^\n]*)\)$/.exec(annotated);
+  const tail = mentions === null ? annotated : annotated.slice(0, mentions.index);
   return (
     text.length < original.length &&
+    (mentions?.[1]?.split(', ') ?? []).every((identifier) => original.includes(identifier)) &&
     original.startsWith(head.trimEnd()) &&
     original.endsWith(tail.trimStart())
   );
