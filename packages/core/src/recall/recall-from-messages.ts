@@ -131,7 +131,7 @@ async function answer(
 
   const sources = await recallSources({ conversation, scope, ...archived });
   const result = withinTokens(limit, tokenLimit, (chars) =>
-    searchRecall({ sources, pattern: request.search, maxChars: chars }),
+    searchRecall({ sources, pattern: request.search, maxChars: chars, from: request.offset }),
   );
   return { text: result.text, isError: result.refused === true };
 }

@@ -61,7 +61,7 @@ export const recallToolInputSchema: RecallToolInputSchema = {
       minimum: 0,
       default: 0,
       description:
-        'Read: the first character to return. Search within `ref`: where the search starts. In characters; default 0.',
+        'Read: the first character to return. Search within `ref`: where the search starts. Search without `ref`: where a search of all the material goes on, as an answer gives it. In characters; default 0.',
     },
     length: {
       type: 'integer',

@@ -197,6 +197,55 @@ describe('searchRecall: bounded patterns', () => {
     );
   });
 
+  it('a search of all the material stopped in one text goes on across the rest (from), and the pieces list every match once (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.constantFrom('error at x', 'ok', 'ERROR twice error', '', 'line'), { maxLength: 60 }),
+          {
+            minLength: 1,
+            maxLength: 5,
+          },
+        ),
+        fc.constantFrom('error', 'err(or)?', 'e.r'),
+        fc.integer({ min: 1, max: 3 }),
+        (texts, pattern, blocks) => {
+          const sources = texts.map((lines, index) => ({ ref: `R${index}`, text: lines.join('\n') }));
+          const whole = searchRecall({
+            sources,
+            pattern,
+            maxMatches: 10_000,
+            maxChars: 1_000_000,
+            timeLimitMs: Number.POSITIVE_INFINITY,
+          });
+          const found: string[] = [];
+          let from = 0;
+          for (let call = 0; call < 1000; call++) {
+            const piece = searchRecall({
+              sources,
+              pattern,
+              from,
+              maxMatches: 10_000,
+              maxChars: 1_000_000,
+              maxScanChars: blocks,
+              timeLimitMs: Number.POSITIVE_INFINITY,
+            });
+            found.push(...piece.matches.map((match) => `${match.ref}:${match.offset}`));
+            if (piece.complete) break;
+            // The call to go on is across all the material, from where this one stopped.
+            expect(piece.text).toContain(
+              `{"search":${JSON.stringify(pattern)},"offset":${piece.stoppedAt!.across}}`,
+            );
+            expect(piece.stoppedAt!.across).toBeGreaterThan(from);
+            from = piece.stoppedAt!.across!;
+          }
+          expect(found).toEqual(whole.matches.map((match) => `${match.ref}:${match.offset}`));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it('refuses a pattern over 1,000 characters in one line, without scanning', () => {
     const result = searchRecall({
       sources: [{ ref: 'A', text: 'a'.repeat(10) }],

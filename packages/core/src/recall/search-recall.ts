@@ -61,6 +61,14 @@ export interface SearchRecallOptions {
    * @default 25 (RECALL_SEARCH_TIME_LIMIT_MS)
    */
   timeLimitMs?: number;
+  /**
+   * A search of all the material (no one reference): where it goes on, in characters of all the
+   * sources taken in order, as a stopped or full search of all of them gives it. When set (0 too),
+   * the calls an answer gives to go on are across all the sources as well (`{"search": …,
+   * "offset": N}`), not within the one text where the search stopped, so no later text is skipped.
+   * @default undefined (each source from its own `start`; the calls to go on name their `ref`)
+   */
+  from?: number;
 }
 
 /** Default {@link SearchRecallOptions.maxScanChars}. */
@@ -96,8 +104,16 @@ export interface RecallSearchResult {
    * stopped the search first (`stoppedAt` says where, and the answer how to go on).
    */
   readonly complete: boolean;
-  /** Where the search stopped, when it did not finish. */
-  readonly stoppedAt?: { readonly ref: string; readonly offset: number; readonly reason: 'size' | 'time' };
+  /**
+   * Where the search stopped, when it did not finish: in `ref`, and (with `from`) `across` all the
+   * sources taken in order.
+   */
+  readonly stoppedAt?: {
+    readonly ref: string;
+    readonly offset: number;
+    readonly reason: 'size' | 'time';
+    readonly across?: number;
+  };
   /**
    * Whether the pattern was refused (longer than {@link RECALL_SEARCH_MAX_CHARS} characters, or more
    * than `RECALL_SEARCH_MAX_PROGRAM` RE2 instructions); `text` says so in one line.
@@ -125,6 +141,7 @@ export function searchRecall({
   maxLineChars = 160,
   maxScanChars = RECALL_SEARCH_MAX_SCAN_CHARS,
   timeLimitMs = RECALL_SEARCH_TIME_LIMIT_MS,
+  from,
 }: SearchRecallOptions): RecallSearchResult {
   if (typeof pattern !== 'string' || pattern.length > RECALL_SEARCH_MAX_CHARS) {
     const length = typeof pattern === 'string' ? pattern.length : 0;
@@ -162,7 +179,9 @@ export function searchRecall({
   const lines: string[] = [];
   let found = 0;
   let used = 0;
-  let firstOmitted: { ref: string; offset: number } | undefined;
+  let firstOmitted: { ref: string; offset: number; across?: number } | undefined;
+  const across = from !== undefined && Number.isFinite(from) ? Math.max(0, Math.floor(from)) : undefined;
+  let base = 0;
   let stoppedAt: RecallSearchResult['stoppedAt'];
   let searched = 0;
   // The header and the footers are written last; room is kept for their longest form.
@@ -170,16 +189,24 @@ export function searchRecall({
   let full = false;
   let counted = true;
   search: for (const source of sources) {
-    searched++;
     const { ref, text } = source;
-    const start = clamp(source.start ?? 0, 0, text.length);
+    const sourceBase = base;
+    base += text.length;
+    // Going on across all the sources: the texts before `from` were searched by an earlier call.
+    if (across !== undefined && across > 0 && base <= across) continue;
+    searched++;
+    const start = Math.max(
+      clamp(source.start ?? 0, 0, text.length),
+      across === undefined ? 0 : Math.min(text.length, Math.max(0, across - sourceBase)),
+    );
+    const place = (offset: number) => (across === undefined ? {} : { across: sourceBase + offset });
     const end = clamp(source.end ?? text.length, start, text.length);
     let from = start;
     while (from < end) {
       const step = engine.find(text, from, end);
       if (step.kind === 'none') break;
       if (step.kind === 'stopped') {
-        stoppedAt = { ref, offset: step.at, reason: step.reason };
+        stoppedAt = { ref, offset: step.at, reason: step.reason, ...place(step.at) };
         break search;
       }
       found++;
@@ -191,7 +218,7 @@ export function searchRecall({
       const entry = `${JSON.stringify({ ref, offset: index })}: ${shown.line}`;
       if (matches.length >= maxMatches || used + entry.length + 1 + reserve > maxChars) {
         full = true;
-        firstOmitted = { ref, offset: index };
+        firstOmitted = { ref, offset: index, ...place(index) };
         // A pattern's further matches are not counted (each costs a search of its own); text's are.
         if (engine.kind === 'pattern') {
           counted = false;
@@ -249,7 +276,7 @@ function answerText({
   counted: boolean;
   matches: readonly RecallMatch[];
   omitted: number;
-  firstOmitted: { ref: string; offset: number } | undefined;
+  firstOmitted: { ref: string; offset: number; across?: number } | undefined;
   stoppedAt: RecallSearchResult['stoppedAt'];
   lines: readonly string[];
 }): string {
@@ -264,15 +291,22 @@ function answerText({
   const footers: string[] = [];
   if (omitted > 0 && firstOmitted !== undefined) {
     footers.push(
-      `[${counted ? omitted : 'More'} ${counted ? 'more ' : ''}not listed. Narrow the pattern, or list the next ones with ${RECALL_TOOL_NAME} {"ref":"${firstOmitted.ref}","search":${JSON.stringify(pattern)},"offset":${firstOmitted.offset}}.]`,
+      `[${counted ? omitted : 'More'} ${counted ? 'more ' : ''}not listed. Narrow the pattern, or list the next ones with ${RECALL_TOOL_NAME} ${goOn(pattern, firstOmitted)}.]`,
     );
   }
   if (stoppedAt !== undefined) {
     footers.push(
-      `[The search stopped at its ${stoppedAt.reason === 'time' ? 'time' : 'size'} limit before the end: go on with ${RECALL_TOOL_NAME} {"ref":"${stoppedAt.ref}","search":${JSON.stringify(pattern)},"offset":${stoppedAt.offset}}.]`,
+      `[The search stopped at its ${stoppedAt.reason === 'time' ? 'time' : 'size'} limit before the end: go on with ${RECALL_TOOL_NAME} ${goOn(pattern, stoppedAt)}.]`,
     );
   }
   return [header, ...lines, ...footers].join('\n');
+}
+
+/** The arguments of the call that goes on from `at`: across all the material, or within its `ref`. */
+function goOn(pattern: string, at: { ref: string; offset: number; across?: number }): string {
+  return at.across === undefined
+    ? `{"ref":"${at.ref}","search":${JSON.stringify(pattern)},"offset":${at.offset}}`
+    : `{"search":${JSON.stringify(pattern)},"offset":${at.across}}`;
 }
 
 function clock(): number {
