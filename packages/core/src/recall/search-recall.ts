@@ -201,9 +201,9 @@ export function searchRecall({
     );
     const place = (offset: number) => (across === undefined ? {} : { across: sourceBase + offset });
     const end = clamp(source.end ?? text.length, start, text.length);
-    let from = start;
-    while (from < end) {
-      const step = engine.find(text, from, end);
+    let position = start;
+    while (position < end) {
+      const step = engine.find(text, position, end);
       if (step.kind === 'none') break;
       if (step.kind === 'stopped') {
         stoppedAt = { ref, offset: step.at, reason: step.reason, ...place(step.at) };
@@ -213,7 +213,7 @@ export function searchRecall({
       const { index } = step;
       const shown = recallSearchSnippet(text, index, step.end, window);
       // Resume after what was shown (and after the match, and at least one character further).
-      from = Math.max(shown.resume, step.end, index + 1);
+      position = Math.max(shown.resume, step.end, index + 1);
       if (full) continue;
       const entry = `${JSON.stringify({ ref, offset: index })}: ${shown.line}`;
       if (matches.length >= maxMatches || used + entry.length + 1 + reserve > maxChars) {
