@@ -321,13 +321,11 @@ export function sessionModel({ session, contextWindow, summarize }: SessionModel
     if (answers.length === 0) return call({ search: pattern });
     // A search that stopped at its time limit (a busy machine) says how to go on: go on, as a model would.
     const found = answers.findIndex((answer) => !answer.includes('no match in what was searched'));
-    if (found === -1) {
-      const goOn = /go on with spillway_recall (\{[^\n]*\})\.\]/.exec(answers.at(-1)!)?.[1];
-      if (goOn !== undefined) return call(JSON.parse(goOn));
-    }
-    const search = answers[found === -1 ? 0 : found]!;
-    const pages = found === -1 ? [] : answers.slice(found + 1);
-    const ref = found === -1 ? undefined : /"ref":"(t\.[^"]+)"/.exec(search)?.[1];
+    const goOn =
+      found === -1 ? /go on with spillway_recall (\{[^\n]*\})\.\]/.exec(answers.at(-1)!)?.[1] : undefined;
+    if (goOn !== undefined) return call(JSON.parse(goOn));
+    const [search, ...pages] = answers.slice(Math.max(0, found));
+    const ref = found === -1 ? undefined : /"ref":"(t\.[^"]+)"/.exec(search!)?.[1];
     if (ref === undefined)
       return { content: [{ type: 'text', text: `not found: ${search}` }], finish: 'stop', input: tokens };
     const last = pages.at(-1);

@@ -51,8 +51,9 @@ export function headTailPreview(
   const named = earlier === null ? [] : earlier[1]!.split(', ');
   const cut = (chars: number) =>
     truncateText(body, { maxChars: chars, mode: 'head-tail', headRatio, ...(ref ? { ref } : {}) });
+  const kept = cut(maxChars);
   const room = Math.min(CUT_MENTIONS_MAX_CHARS, Math.floor(maxChars / 4)) - OPENING.length - CLOSING.length;
-  if (room < CUT_MENTIONS_MIN_CHARS) return cut(maxChars);
+  if (room < CUT_MENTIONS_MIN_CHARS) return kept;
   const listFor = (kept: string, chars: number) =>
     joinWithin(
       [
@@ -61,8 +62,8 @@ export function headTailPreview(
       ],
       chars,
     );
-  const first = listFor(cut(maxChars), room);
-  if (first === '') return cut(maxChars);
+  const first = listFor(kept, room);
+  if (first === '') return kept;
   // The line is paid for out of the preview: cut again, shorter by the line, and name what that cut
   // removed (a superset of the first cut, in as many characters).
   const shorter = cut(maxChars - OPENING.length - first.length - CLOSING.length);

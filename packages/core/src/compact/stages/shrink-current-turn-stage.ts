@@ -18,13 +18,14 @@ export const shrinkCurrentTurnStage: Stage = {
     if (context.count(current) > context.targetTokens && current.pinned() !== undefined) {
       current = shrinkTurn(current.with({ pinnedBlock: false }), context, { floor: true });
     }
-    if (context.count(current) <= context.targetTokens) return current;
+    const tokens = context.count(current);
+    if (tokens <= context.targetTokens) return current;
     // Still over: the turn takes its floor form in full (every result cut to the floor in one
     // step), the same form the smallest request is measured with. Cutting only as far as needed,
     // step by step, can land a token or two above it, and the request would then be neither under
     // the target nor at its smallest.
     const floor = turnAtFloor(current.originalTurn, context);
     const floored = current.with({ turn: floor.messages, turnRecords: floor.records });
-    return context.count(floored) < context.count(current) ? floored : current;
+    return context.count(floored) < tokens ? floored : current;
   },
 };
