@@ -25,6 +25,7 @@ import {
   median,
   printTable,
   verdict,
+  warmUpRounds,
 } from './shared/measure.ts';
 
 const SIZES = benchSizes([100, 500, 2_000, 10_000, 50_000]);
@@ -119,7 +120,7 @@ async function measure(size: number): Promise<{ wall: Row; cpu: Row }> {
   ];
   const wall = new Map<Measured, number[]>();
   const cpu = new Map<Measured, number[]>();
-  for (let round = -2; round < rounds; round++) {
+  for (let round = -warmUpRounds(size); round < rounds; round++) {
     for (const { name, input, work } of cases) {
       const value = input() as never;
       beforeTimedCall();
@@ -183,7 +184,7 @@ export async function run(): Promise<void> {
   console.log('\nCPU time of the process:');
   printRows(measured.map(({ cpu }) => cpu));
   console.log(
-    '\n(a× / b×) = ratio to JSON.stringify of the messages / to JSON.parse of the request body, same run.\nMedian of 31 interleaved rounds (11 at 10,000, 5 at 50,000), ' +
+    '\n(a× / b×) = ratio to JSON.stringify of the messages / to JSON.parse of the request body, same run.\nMedian of 31 interleaved rounds (11 at 10,000, 5 at 50,000) after untimed warm-up rounds (each case through at least 25,000 messages, 3 rounds at least), ' +
       GC_PROTOCOL_NOTE +
       '.',
   );

@@ -34,6 +34,7 @@ import {
   median,
   printTable,
   verdict,
+  warmUpRounds,
 } from './shared/measure.ts';
 
 const SIZES = benchSizes([100, 500, 2_000, 10_000, 50_000]);
@@ -134,7 +135,7 @@ async function measure(size: number): Promise<{ wall: Row; cpu: Row }> {
   // Fresh requests (with the anchors), the cold hash, then reused objects (a conversation is served
   // one way or the other), each in interleaved rounds; the first rounds warm up (the JIT, the memos).
   for (const cases of [freshCases, coldCases, reusedCases]) {
-    for (let round = -3; round < rounds; round++) {
+    for (let round = -warmUpRounds(size); round < rounds; round++) {
       for (const { name, prepare } of cases) {
         const call = prepare();
         beforeTimedCall();
@@ -209,7 +210,7 @@ export async function run(): Promise<void> {
   console.log("\nCPU time of the process (what a busy machine's other processes do not add):");
   printRows(measured.map(({ cpu }) => cpu));
   console.log(
-    '\n(a× / b×) = ratio to JSON.stringify of the messages / to JSON.parse of the request body, same run.\nMedian of 41 interleaved rounds (15 at 10,000, 5 at 50,000), ' +
+    '\n(a× / b×) = ratio to JSON.stringify of the messages / to JSON.parse of the request body, same run.\nMedian of 41 interleaved rounds (15 at 10,000, 5 at 50,000) after untimed warm-up rounds (each case through at least 25,000 messages, 3 rounds at least), ' +
       GC_PROTOCOL_NOTE +
       '.',
   );
