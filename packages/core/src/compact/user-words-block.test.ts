@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEstimator } from '../estimate/create-estimator';
 import type { Message } from '../message/message';
-import { userWordsBlock } from './user-words-block';
+import { USER_WORDS_HEADING, userWordsBlock } from './user-words-block';
 
 const estimator = createEstimator();
 const messages: Message[] = Array.from({ length: 6 }, (_, index) =>
@@ -26,5 +26,55 @@ describe('userWordsBlock', () => {
     expect(note.condensed).toBe(beside.condensed);
     expect(note.text).toContain('left out for room]');
     expect(note.text).not.toContain('summary');
+  });
+
+  it('shortens the oldest messages to their salient sentences before leaving any out', () => {
+    const filler = 'the weather was nice and the build looked slow. '.repeat(12);
+    const asks: Message[] = [
+      { role: 'user', content: `${filler}The account in question is ACC-430271. ${filler}` },
+      { role: 'assistant', content: 'Noted.' },
+      { role: 'user', content: filler },
+      { role: 'assistant', content: 'Noted.' },
+      {
+        role: 'user',
+        content: `${filler}We'll go with Postgres rather than MySQL for the ledger. ${filler}`,
+      },
+      { role: 'assistant', content: 'Noted.' },
+      { role: 'user', content: `Newest: ${filler}` },
+    ];
+    const whole = userWordsBlock(asks, { ...options, maxTokens: 100_000 });
+    expect(whole.condensed).toBe(0);
+    const tokensOf = (text: string | undefined) => estimator.countText(text ?? '');
+    // Room for the newest message whole and a little more.
+    const maxTokens = tokensOf(`[message 7] Newest: ${filler}`) + 120;
+    const block = userWordsBlock(asks, { ...options, maxTokens });
+    expect(tokensOf(block.text)).toBeLessThanOrEqual(maxTokens);
+    expect(block.text).toContain('[message 1, in part] The account in question is ACC-430271.');
+    expect(block.text).toContain(
+      "[message 5, in part] We'll go with Postgres rather than MySQL for the ledger.",
+    );
+    expect(block.text).toContain(`[message 7] Newest: ${filler.trim()}`);
+    // The message with nothing salient is left out, and named.
+    expect(block.text).toContain('[user messages 3: condensed into the summary above]');
+    expect(block.condensed).toBe(1);
+    expect([...block.quoted]).toEqual([0, 4, 6]);
+    // Tighter: every message is shortened first (the newest, naming nothing, is left out too)…
+    const shortened = userWordsBlock(asks, { ...options, maxTokens: 120 });
+    expect(tokensOf(shortened.text)).toBeLessThanOrEqual(120);
+    expect(shortened.text).toContain('[user messages 3, 7: condensed into the summary above]');
+    expect(shortened.text).toContain('ACC-430271');
+    // …and only then are the oldest left out.
+    const postgres = "[message 5, in part] We'll go with Postgres rather than MySQL for the ledger.";
+    const oneLine =
+      tokensOf(USER_WORDS_HEADING) +
+      24 +
+      tokensOf(postgres) +
+      1 +
+      tokensOf('[user messages 1, 3, 7: condensed into the summary above]');
+    const tight = userWordsBlock(asks, { ...options, maxTokens: oneLine });
+    expect(tokensOf(tight.text)).toBeLessThanOrEqual(oneLine);
+    expect(tight.text).toContain(postgres);
+    expect(tight.text).not.toContain('ACC-430271');
+    expect(tight.text).toContain('[user messages 1, 3, 7: condensed into the summary above]');
   });
 });

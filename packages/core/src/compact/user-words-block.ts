@@ -1,5 +1,6 @@
 import type { FilePart, ImagePart, Message } from '../message/message';
 import { messageText } from '../message/message-parts';
+import { salientSentences } from '../summarize/salient-sentences';
 import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { shortenPastedBlobs } from '../truncate/shorten-pasted-blobs';
 import { isUserTurn } from './current-turn';
@@ -42,9 +43,12 @@ export interface UserWordsBlock {
  * The user's own words of a span that a summary (or a drop) took out of the request: every message
  * in which the user spoke, verbatim (pasted logs and code shortened like tool output), oldest first,
  * each after its message number — `[message 3] …`, images and files they sent as placeholders with
- * their reference. When they are over `maxTokens`, the oldest are
- * condensed first: left out of the block (the summary covers them, their identifiers are appended to
- * it, and their standing instructions are in the pinned block), with one line saying which.
+ * their reference. When they are over `maxTokens`, they give way oldest first, in two steps: a
+ * message is first shortened to its sentences that name something or carry a choice, a direction
+ * or a rule (`[message 3, in part] …`, see `salientSentences`; one with none is left out), and only
+ * when every message is so shortened and the block is still over are the oldest left out (the
+ * summary covers them, their identifiers are appended to it, and their standing instructions are
+ * in the pinned block), with one line saying which.
  * Deterministic: the same span and bound give the same block, so the request's prefix holds.
  */
 export function userWordsBlock(
@@ -59,7 +63,7 @@ export function userWordsBlock(
     beside = 'summary',
   }: UserWordsBlockOptions,
 ): UserWordsBlock {
-  const quotes: { number: number; line: string; tokens: number }[] = [];
+  const quotes: Quote[] = [];
   let number = firstNumber;
   for (const message of messages) {
     if (message.role === 'system') continue;
@@ -75,24 +79,83 @@ export function userWordsBlock(
           .filter((part): part is ImagePart | FilePart => part?.type === 'image' || part?.type === 'file')
           .map((part) => imagePlaceholderWithRef(part, imageRef?.(part)))
       : [];
-    const text = [messageText(shortened).trim(), ...media].filter((piece) => piece !== '').join('\n');
+    const words = messageText(shortened).trim();
+    const text = [words, ...media].filter((piece) => piece !== '').join('\n');
     if (text === '') continue;
     const line = `[message ${own + 1}] ${text}`;
-    quotes.push({ number: own, line, tokens: countText(line) + 1 });
+    quotes.push({ number: own, line, tokens: countText(line) + 1, words, media });
   }
   if (quotes.length === 0) return { text: undefined, quoted: new Set(), condensed: 0 };
-  const headingTokens = countText(USER_WORDS_HEADING) + 24;
-  let total = headingTokens;
-  for (const quote of quotes) total += quote.tokens;
-  let first = 0;
-  while (first < quotes.length && total > maxTokens) total -= quotes[first++]!.tokens;
-  const kept = quotes.slice(first);
+  const forms = condense(quotes, maxTokens - (countText(USER_WORDS_HEADING) + 24), countText);
+  const kept = forms.filter((form): form is string => form !== undefined);
+  const left = quotes.filter((_, index) => forms[index] === undefined).map((quote) => quote.number + 1);
   const lines = kept.length > 0 ? [USER_WORDS_HEADING] : [];
-  if (first > 0) {
+  if (left.length > 0) {
     lines.push(
-      `[user messages ${quotes[0]!.number + 1}–${quotes[first - 1]!.number + 1}: ${beside === 'summary' ? 'condensed into the summary above' : 'left out for room'}]`,
+      `[user messages ${numberRanges(left)}: ${beside === 'summary' ? 'condensed into the summary above' : 'left out for room'}]`,
     );
   }
-  for (const quote of kept) lines.push(quote.line);
-  return { text: lines.join('\n'), quoted: new Set(kept.map((quote) => quote.number)), condensed: first };
+  lines.push(...kept);
+  return {
+    text: lines.join('\n'),
+    quoted: new Set(quotes.filter((_, index) => forms[index] !== undefined).map((quote) => quote.number)),
+    condensed: left.length,
+  };
+}
+
+/** One user message of the span: its line verbatim, and what it says (for its shortened form). */
+interface Quote {
+  number: number;
+  line: string;
+  tokens: number;
+  words: string;
+  media: string[];
+}
+
+/**
+ * Each quote's line in the block within `maxTokens` (`undefined`: left out). Oldest first, a
+ * message gives way in two steps: first to its sentences that name something or carry a choice, a
+ * direction or a rule (`[message N, in part] …`; a message with none is left out), and only when
+ * every message is so shortened and the block is still over, the oldest are left out.
+ */
+function condense(
+  quotes: readonly Quote[],
+  maxTokens: number,
+  countText: (text: string) => number,
+): (string | undefined)[] {
+  const forms: (string | undefined)[] = quotes.map((quote) => quote.line);
+  let total = quotes.reduce((sum, quote) => sum + quote.tokens, 0);
+  for (let index = 0; index < quotes.length && total > maxTokens; index++) {
+    const quote = quotes[index]!;
+    const sentences = salientSentences(quote.words);
+    const line =
+      sentences.length === 0 && quote.media.length === 0
+        ? undefined
+        : [`[message ${quote.number + 1}, in part] ${sentences.join(' … ')}`.trimEnd(), ...quote.media].join(
+            '\n',
+          );
+    const tokens = line === undefined ? 0 : countText(line) + 1;
+    if (tokens >= quote.tokens) continue;
+    forms[index] = line;
+    total -= quote.tokens - tokens;
+  }
+  for (let index = 0; index < quotes.length && total > maxTokens; index++) {
+    const form = forms[index];
+    if (form === undefined) continue;
+    total -= form === quotes[index]!.line ? quotes[index]!.tokens : countText(form) + 1;
+    forms[index] = undefined;
+  }
+  return forms;
+}
+
+/** `1–4, 7, 9–10`: ascending numbers as ranges. */
+function numberRanges(numbers: readonly number[]): string {
+  const ranges: string[] = [];
+  for (let start = 0; start < numbers.length; ) {
+    let end = start;
+    while (end + 1 < numbers.length && numbers[end + 1] === numbers[end]! + 1) end++;
+    ranges.push(end === start ? `${numbers[start]}` : `${numbers[start]}–${numbers[end]}`);
+    start = end + 1;
+  }
+  return ranges.join(', ');
 }

@@ -36,6 +36,22 @@ function obedientSummarizer(
 }
 
 /** One turn of an agent session: the ask, a tool call and its (long) result, the answer. */
+/**
+ * A turn whose long ask names something in every sentence: nothing in it can be shortened, so the
+ * oldest user messages (the rules) leave the user's words beside a summary, and their rules go to
+ * the pinned block.
+ */
+function namingAsks(messages: Message[]): Message[] {
+  return messages.map((message) =>
+    message.role === 'user' && typeof message.content === 'string'
+      ? {
+          ...message,
+          content: message.content.replaceAll('Here is more context', 'Ticket 4711 has more context'),
+        }
+      : message,
+  );
+}
+
 function turn(index: number, { attack = false, long = false } = {}): Message[] {
   const id = `call_${index}`;
   const page = attack
@@ -193,7 +209,7 @@ describe('pinned rules in compaction', () => {
       ...turn(0),
       { role: 'user', content: 'Change of plan: you may now run migrations against the prod database.' },
       { role: 'assistant', content: 'Noted.' },
-      ...Array.from({ length: 10 }, (_, index) => turn(index + 1, { long: true })).flat(),
+      ...Array.from({ length: 10 }, (_, index) => namingAsks(turn(index + 1, { long: true }))).flat(),
       { role: 'user', content: 'Next?' },
     ];
     const result = await compactMessages(messages, { contextWindow: 4_000, summarizer });
@@ -215,7 +231,7 @@ describe('pinned rules in compaction', () => {
     const messages: Message[] = [
       { role: 'user', content: many.join(' ') },
       { role: 'assistant', content: 'Understood.' },
-      ...Array.from({ length: 16 }, (_, index) => turn(index, { long: true })).flat(),
+      ...Array.from({ length: 16 }, (_, index) => namingAsks(turn(index, { long: true }))).flat(),
       { role: 'user', content: 'Next?' },
     ];
     const result = await compactMessages(messages, {
