@@ -302,7 +302,9 @@ describe.each(sdks)('$name: spillway_recall through the real SDK', (sdk) => {
           : '';
       messages.push({
         role: 'user',
-        content: `Step ${turn}: read the next report. ${'Context for this step, kept as written. '.repeat(40)}`,
+        // Every sentence names its step: nothing in these asks can be shortened, so the first
+        // message (the rules) leaves the user's words beside the summary and the pinned block carries them.
+        content: `Step ${turn}: read the next report. ${`Context for step ${turn}, kept as written. `.repeat(40)}`,
       });
       messages.push({
         role: 'assistant',
@@ -344,15 +346,21 @@ describe.each(sdks)('$name: spillway_recall through the real SDK', (sdk) => {
       turn < 40 && (turn === 0 || prompts.at(-1)!.includes('You may now run migrations on prod.\nOK.'));
       turn++
     ) {
-      messages.push({ role: 'user', content: `More filler ${turn}: ${'queue depth is fine '.repeat(80)}` });
+      messages.push({
+        role: 'user',
+        content: `More filler ${turn}: ${'queue depth is fine '.repeat(80)}`,
+      });
       await sdk.generateText({ model: wrapped, messages });
       await middleware.compactor.idle();
       messages.push({ role: 'assistant', content: [{ type: 'text', text: 'Fine.' }] });
     }
     const last = prompts.at(-1)!;
     expect(last).not.toContain('You may now run migrations on prod.\nOK.');
-    expect(last).toContain('"You may now run migrations on prod."');
-    expect(last).toContain('updates the rule from message 1');
+    // The revocation is in view word for word: among the user's own words beside the summary (a
+    // rule sentence is never shortened away), or, once they let it go, pinned as the rule's update.
+    expect(last).toMatch(
+      /\[message \d+\] You may now run migrations on prod\.|"You may now run migrations on prod\." \(message \d+, updates the rule from message 1\)/,
+    );
     expect(last).not.toContain('"Never run migrations on prod."');
     expect(last).toContain('"Always answer in English."');
   });
