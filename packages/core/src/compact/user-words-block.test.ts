@@ -55,26 +55,46 @@ describe('userWordsBlock', () => {
     );
     expect(block.text).toContain(`[message 7] Newest: ${filler.trim()}`);
     // The message with nothing salient is left out, and named.
-    expect(block.text).toContain('[user messages 3: condensed into the summary above]');
+    expect(block.text).toContain('[user message 3: condensed into the summary above]');
     expect(block.condensed).toBe(1);
     expect([...block.quoted]).toEqual([0, 4, 6]);
     // Tighter: every message is shortened first (the newest, naming nothing, is left out too)…
     const shortened = userWordsBlock(asks, { ...options, maxTokens: 120 });
     expect(tokensOf(shortened.text)).toBeLessThanOrEqual(120);
-    expect(shortened.text).toContain('[user messages 3, 7: condensed into the summary above]');
+    expect(shortened.text).toContain(
+      '[2 user messages from 3 to 7, not quoted below: condensed into the summary above]',
+    );
     expect(shortened.text).toContain('ACC-430271');
     // …and only then are the oldest left out.
     const postgres = "[message 5, in part] We'll go with Postgres rather than MySQL for the ledger.";
-    const oneLine =
-      tokensOf(USER_WORDS_HEADING) +
-      24 +
-      tokensOf(postgres) +
-      1 +
-      tokensOf('[user messages 1, 3, 7: condensed into the summary above]');
+    const oneLine = tokensOf(USER_WORDS_HEADING) + 24 + tokensOf(postgres) + 1 + 4;
     const tight = userWordsBlock(asks, { ...options, maxTokens: oneLine });
     expect(tokensOf(tight.text)).toBeLessThanOrEqual(oneLine);
     expect(tight.text).toContain(postgres);
     expect(tight.text).not.toContain('ACC-430271');
-    expect(tight.text).toContain('[user messages 1, 3, 7: condensed into the summary above]');
+    expect(tight.text).toContain(
+      '[3 user messages from 1 to 7, not quoted below: condensed into the summary above]',
+    );
+  });
+
+  it('names the messages it leaves out in one short line, however many and wherever they are', () => {
+    const span: Message[] = Array.from({ length: 400 }, (_, index) =>
+      index % 2 === 1
+        ? { role: 'assistant', content: 'Noted.' }
+        : {
+            role: 'user',
+            content:
+              index % 4 === 0
+                ? 'the build looked slow this morning.'
+                : `The account is ACC-${100_000 + index}.`,
+          },
+    );
+    for (const maxTokens of [60, 300, 1_000]) {
+      const block = userWordsBlock(span, { ...options, maxTokens });
+      expect(estimator.countText(block.text ?? '')).toBeLessThanOrEqual(maxTokens);
+      expect(block.text).toMatch(
+        /\[(?:\d+ user messages from 1 to \d+, not quoted below|user messages 1–\d+): condensed into the summary above\]/,
+      );
+    }
   });
 });

@@ -91,8 +91,15 @@ export function userWordsBlock(
   const left = quotes.filter((_, index) => forms[index] === undefined).map((quote) => quote.number + 1);
   const lines = kept.length > 0 ? [USER_WORDS_HEADING] : [];
   if (left.length > 0) {
+    const where = beside === 'summary' ? 'condensed into the summary above' : 'left out for room';
+    // The oldest, one run of them: their range; left out here and there too: how many, from where to where.
+    const prefix = forms.slice(0, left.length).every((form) => form === undefined);
     lines.push(
-      `[user messages ${numberRanges(left)}: ${beside === 'summary' ? 'condensed into the summary above' : 'left out for room'}]`,
+      left.length === 1
+        ? `[user message ${left[0]}: ${where}]`
+        : prefix
+          ? `[user messages ${left[0]}–${left.at(-1)}: ${where}]`
+          : `[${left.length} user messages from ${left[0]} to ${left.at(-1)}, not quoted below: ${where}]`,
     );
   }
   lines.push(...kept);
@@ -146,16 +153,4 @@ function condense(
     forms[index] = undefined;
   }
   return forms;
-}
-
-/** `1–4, 7, 9–10`: ascending numbers as ranges. */
-function numberRanges(numbers: readonly number[]): string {
-  const ranges: string[] = [];
-  for (let start = 0; start < numbers.length; ) {
-    let end = start;
-    while (end + 1 < numbers.length && numbers[end + 1] === numbers[end]! + 1) end++;
-    ranges.push(end === start ? `${numbers[start]}` : `${numbers[start]}–${numbers[end]}`);
-    start = end + 1;
-  }
-  return ranges.join(', ');
 }
