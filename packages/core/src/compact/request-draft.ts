@@ -145,13 +145,14 @@ export function createDraft(
         : undefined;
     const pinnedOf = (current: DraftParts) => {
       if (!current.pinnedBlock || settings.rules === undefined) return undefined;
-      const quoted = new Set([
-        ...(coveredWords(current)?.quoted ?? []),
-        ...(droppedWords(current)?.quoted ?? []),
-      ]);
-      const carried = settings
-        .rules()
-        .filter((rule) => rule.messageNumber < outOfView() && !quoted.has(rule.messageNumber));
+      const blocks = [coveredWords(current), droppedWords(current)];
+      const quoted = new Set(blocks.flatMap((block) => [...(block?.quoted ?? [])]));
+      const whole = new Set(blocks.flatMap((block) => [...(block?.whole ?? [])]));
+      // A detected rule is in its message's quote, whole or in part; an explicit pin (the whole
+      // message) only in a whole one.
+      const inView = (rule: PinnedRule) =>
+        (rule.source === 'explicit' ? whole : quoted).has(rule.messageNumber);
+      const carried = settings.rules().filter((rule) => rule.messageNumber < outOfView() && !inView(rule));
       if (carried.length === 0) return undefined;
       const key = carried.map((rule) => `${rule.messageNumber}:${rule.text.length}`).join(',');
       if (!pinnedBlocks.has(key)) {

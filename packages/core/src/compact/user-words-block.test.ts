@@ -58,6 +58,8 @@ describe('userWordsBlock', () => {
     expect(block.text).toContain('[user message 3: condensed into the summary above]');
     expect(block.condensed).toBe(1);
     expect([...block.quoted]).toEqual([0, 4, 6]);
+    // Quoted whole: only the newest (a message pinned explicitly goes to the pinned block otherwise).
+    expect([...block.whole]).toEqual([6]);
     // Tighter: every message is shortened first (the newest, naming nothing, is left out too)…
     const shortened = userWordsBlock(asks, { ...options, maxTokens: 120 });
     expect(tokensOf(shortened.text)).toBeLessThanOrEqual(120);

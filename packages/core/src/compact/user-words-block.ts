@@ -33,8 +33,13 @@ export interface UserWordsBlockOptions {
 export interface UserWordsBlock {
   /** The block; `undefined` when the span holds no words of the user. */
   readonly text: string | undefined;
-  /** Conversation numbers of the user messages quoted verbatim. */
+  /**
+   * Conversation numbers of the user messages quoted, whole or in part: every rule and revocation
+   * `detectRules` finds in them is in the block.
+   */
   readonly quoted: ReadonlySet<number>;
+  /** Those of `quoted` quoted whole (a message pinned explicitly is in the block only then). */
+  readonly whole: ReadonlySet<number>;
   /** How many of the span's user messages were condensed (left out, oldest first). */
   readonly condensed: number;
 }
@@ -85,7 +90,7 @@ export function userWordsBlock(
     const line = `[message ${own + 1}] ${text}`;
     quotes.push({ number: own, line, tokens: countText(line) + 1, words, media });
   }
-  if (quotes.length === 0) return { text: undefined, quoted: new Set(), condensed: 0 };
+  if (quotes.length === 0) return { text: undefined, quoted: new Set(), whole: new Set(), condensed: 0 };
   const forms = condense(quotes, maxTokens - (countText(USER_WORDS_HEADING) + 24), countText);
   const kept = forms.filter((form): form is string => form !== undefined);
   const left = quotes.filter((_, index) => forms[index] === undefined).map((quote) => quote.number + 1);
@@ -106,6 +111,7 @@ export function userWordsBlock(
   return {
     text: lines.join('\n'),
     quoted: new Set(quotes.filter((_, index) => forms[index] !== undefined).map((quote) => quote.number)),
+    whole: new Set(quotes.filter((quote, index) => forms[index] === quote.line).map((quote) => quote.number)),
     condensed: left.length,
   };
 }
