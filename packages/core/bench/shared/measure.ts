@@ -121,13 +121,12 @@ export function beforeTimedCall(): void {
   }
 }
 
-/** The protocol of `beforeTimedCall`, for the benchmarks' printed notes. */
 /** Messages each case processes, at least, in untimed warm-up rounds before its timed ones. */
 const WARM_UP_MESSAGES = 25_000;
 
 /**
  * Untimed rounds before the timed ones at `size` messages: at least 3, and enough for every case
- * to go through {@link WARM_UP_MESSAGES} messages (200 at 100 messages, 50 at 500). A few rounds
+ * to go through {@link WARM_UP_MESSAGES} messages (250 at 100 messages, 50 at 500). A few rounds
  * left the optimizing compiler unfinished at the first size measured: at 500 messages the first
  * ten calls took 0.9–2.4 ms and the later ones 0.6–0.8 ms, so the median moved with the order the
  * sizes ran in.
@@ -136,6 +135,7 @@ export function warmUpRounds(size: number): number {
   return Math.max(3, Math.ceil(WARM_UP_MESSAGES / size));
 }
 
+/** The protocol of `beforeTimedCall`, for the benchmarks' printed notes. */
 export const GC_PROTOCOL_NOTE = {
   none: 'each call right after an untimed parse of the request body, nothing in between (BENCH_GC=none)',
   settle:

@@ -137,7 +137,8 @@ function condense(
   countText: (text: string) => number,
 ): (string | undefined)[] {
   const forms: (string | undefined)[] = quotes.map((quote) => quote.line);
-  let total = quotes.reduce((sum, quote) => sum + quote.tokens, 0);
+  const costs = quotes.map((quote) => quote.tokens);
+  let total = costs.reduce((sum, tokens) => sum + tokens, 0);
   for (let index = 0; index < quotes.length && total > maxTokens; index++) {
     const quote = quotes[index]!;
     const sentences = salientSentences(quote.words);
@@ -150,12 +151,12 @@ function condense(
     const tokens = line === undefined ? 0 : countText(line) + 1;
     if (tokens >= quote.tokens) continue;
     forms[index] = line;
+    costs[index] = tokens;
     total -= quote.tokens - tokens;
   }
   for (let index = 0; index < quotes.length && total > maxTokens; index++) {
-    const form = forms[index];
-    if (form === undefined) continue;
-    total -= form === quotes[index]!.line ? quotes[index]!.tokens : countText(form) + 1;
+    if (forms[index] === undefined) continue;
+    total -= costs[index]!;
     forms[index] = undefined;
   }
   return forms;
