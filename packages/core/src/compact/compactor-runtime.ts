@@ -6,7 +6,7 @@ import type { ResolvedCompactionOptions } from './compaction-options';
 import type { ContextWindows } from './context-windows';
 import type { ConversationFlights } from './conversation-flights';
 import type { DistributedFlight } from './distributed-flight';
-import { withoutProviderCompacted } from './provider-compacted';
+import { splitProviderCompacted, withoutProviderCompacted } from './provider-compacted';
 import type { RequestMemory } from './request-memory';
 import type { SummaryCooldowns } from './summary-cooldowns';
 
@@ -43,5 +43,7 @@ export function applicable(
   messages: readonly Message[],
   stored: CompactionState | undefined,
 ): CompactionState | undefined {
-  return stateMatches(withoutProviderCompacted(messages), stored) ? stored : undefined;
+  return stateMatches(withoutProviderCompacted(messages, splitProviderCompacted(messages)), stored)
+    ? stored
+    : undefined;
 }

@@ -79,10 +79,11 @@ export function providerLiveFrozen(messages: readonly Message[], split: Provider
 /**
  * The messages the pipeline works on: the conversation without its frozen span (the same array when
  * no message carries a provider compaction block). Stored states cover a prefix of this list.
+ * `split` is required: a caller that found none passes `undefined` and nothing is searched again.
  */
 export function withoutProviderCompacted(
   messages: readonly Message[],
-  split: ProviderCompactedSplit | undefined = splitProviderCompacted(messages),
+  split: ProviderCompactedSplit | undefined,
 ): readonly Message[] {
   if (split === undefined) return messages;
   return [...messages.slice(0, split.leading), ...messages.slice(split.end)];

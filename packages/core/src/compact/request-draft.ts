@@ -75,7 +75,11 @@ export interface RequestDraft extends DraftParts {
   /** Conversation (non-system) messages out of the request: covered plus dropped. */
   outOfView(): number;
   with(parts: Partial<DraftParts>): RequestDraft;
-  assemble(parts?: Partial<DraftParts>): Message[];
+  /**
+   * The request as it would be sent. Made once per draft and shared by every caller: treat it as
+   * read-only (`with` makes a new draft).
+   */
+  assemble(): Message[];
   /** The pinned block this draft carries, if any. */
   pinned(): PinnedBlock | undefined;
 }
@@ -129,6 +133,8 @@ export function createDraft(
     return block;
   };
   const pinnedBlocks = new Map<string, PinnedBlock | undefined>();
+  /** The pinned block by what decides it (the messages out of view and the blocks quoting them). */
+  const pinnedByParts = new Map<string, PinnedBlock | undefined>();
   let spanRef: string | undefined | null = null;
 
   const make = (parts: DraftParts): RequestDraft => {
@@ -144,15 +150,26 @@ export function createDraft(
         ? wordsOf(coveredCount, droppedMessages, current.userWordsMaxTokens, 'note')
         : undefined;
     const pinnedOf = (current: DraftParts) => {
-      if (!current.pinnedBlock || settings.rules === undefined) return undefined;
+      // Nothing out of view (no summary, nothing dropped): no rule to carry, none collected.
+      if (!current.pinnedBlock || settings.rules === undefined || outOfView() === 0) return undefined;
       const blocks = [coveredWords(current), droppedWords(current)];
+      const partsKey = `${current.dropped}|${blocks[0] === undefined ? '-' : 'c'}|${blocks[1] === undefined ? '-' : 'd'}|${current.userWordsMaxTokens}`;
+      if (pinnedByParts.has(partsKey)) return pinnedByParts.get(partsKey);
+      const block = pinnedFromBlocks(blocks, settings.rules());
+      pinnedByParts.set(partsKey, block);
+      return block;
+    };
+    const pinnedFromBlocks = (
+      blocks: readonly (UserWordsBlock | undefined)[],
+      rules: readonly PinnedRule[],
+    ) => {
       const quoted = new Set(blocks.flatMap((block) => [...(block?.quoted ?? [])]));
       const whole = new Set(blocks.flatMap((block) => [...(block?.whole ?? [])]));
       // A detected rule is in its message's quote, whole or in part; an explicit pin (the whole
       // message) only in a whole one.
       const inView = (rule: PinnedRule) =>
         (rule.source === 'explicit' ? whole : quoted).has(rule.messageNumber);
-      const carried = settings.rules().filter((rule) => rule.messageNumber < outOfView() && !inView(rule));
+      const carried = rules.filter((rule) => rule.messageNumber < outOfView() && !inView(rule));
       if (carried.length === 0) return undefined;
       const key = carried.map((rule) => `${rule.messageNumber}:${rule.text.length}`).join(',');
       if (!pinnedBlocks.has(key)) {
@@ -183,6 +200,29 @@ export function createDraft(
         .filter((block) => block !== undefined)
         .join('\n\n');
     };
+    const assembleParts = (current: DraftParts): Message[] => {
+      if (current.summaries.length > 0 && coveredCount > 0 && spanRef === null) {
+        spanRef = settings.marks?.span(0, coveredCount);
+      }
+      return assembleRequest({
+        layout,
+        summaries: current.summaries,
+        placement: settings.placement,
+        note: noteOf(current),
+        rest: [...current.history, ...current.turn],
+        extras: {
+          span:
+            current.summaries.length > 0 && typeof spanRef === 'string'
+              ? { ref: spanRef, coveredCount }
+              : undefined,
+          userWords: coveredWords(current)?.text,
+          pinned: pinnedOf(current)?.text,
+          announcement: settings.announce ? RECALL_ANNOUNCEMENT : undefined,
+        },
+      });
+    };
+    /** This draft's request (its parts never change), assembled once: counted, then sent. */
+    let assembled: Message[] | undefined;
     return {
       ...parts,
       layout,
@@ -192,27 +232,9 @@ export function createDraft(
       outOfView,
       with: (overrides) => make({ ...parts, ...overrides }),
       pinned: () => pinnedOf(parts),
-      assemble(overrides = {}) {
-        const current = overrides === undefined ? parts : { ...parts, ...overrides };
-        if (current.summaries.length > 0 && coveredCount > 0 && spanRef === null) {
-          spanRef = settings.marks?.span(0, coveredCount);
-        }
-        return assembleRequest({
-          layout,
-          summaries: current.summaries,
-          placement: settings.placement,
-          note: noteOf(current),
-          rest: [...current.history, ...current.turn],
-          extras: {
-            span:
-              current.summaries.length > 0 && typeof spanRef === 'string'
-                ? { ref: spanRef, coveredCount }
-                : undefined,
-            userWords: coveredWords(current)?.text,
-            pinned: pinnedOf(current)?.text,
-            announcement: settings.announce ? RECALL_ANNOUNCEMENT : undefined,
-          },
-        });
+      assemble() {
+        assembled ??= assembleParts(parts);
+        return assembled;
       },
     };
   };
