@@ -1,4 +1,5 @@
 import type { FilePart, ImagePart, Message, ToolResultPart } from '../message/message';
+import { createPartMemo } from '../message/part-memo';
 import { conversationMessages, imageFingerprint, spanFingerprint, toolResultTexts } from './recall-material';
 import type { RecallScope } from './recall-scope';
 
@@ -33,6 +34,9 @@ export interface CreateRecallMarksOptions {
   originalsKey?: string;
 }
 
+/** References of original tool results by their content, per scope and text part. */
+const rememberedRefs = createPartMemo<Map<string, string>>();
+
 /**
  * The marks of one request: tool results are named by their original text (found by tool-call id
  * in `originals`, so a result already capped still gets the reference of its full text), images
@@ -45,6 +49,8 @@ export function createRecallMarks({
   originalsKey = '',
 }: CreateRecallMarksOptions): RecallMarks {
   let results: Map<string, ToolResultPart[]> | undefined;
+  /** Where each original result is: its message and its index there (what its references are remembered by). */
+  const places = new Map<ToolResultPart, { message: Message; partIndex: number }>();
   let conversation: readonly Message[] | undefined;
   const refs = new Map<string, string>();
   const originalsOf = (toolCallId: string) => {
@@ -52,8 +58,10 @@ export function createRecallMarks({
       results = new Map();
       for (const message of originals) {
         if (message == null || !Array.isArray(message.content)) continue;
-        for (const part of message.content) {
+        for (let partIndex = 0; partIndex < message.content.length; partIndex++) {
+          const part = message.content[partIndex];
           if (part?.type !== 'tool-result') continue;
+          places.set(part, { message, partIndex });
           const list = results.get(part.toolCallId);
           if (list === undefined) results.set(part.toolCallId, [part]);
           else list.push(part);
@@ -72,7 +80,21 @@ export function createRecallMarks({
       const original =
         candidates.find((candidate) => toolResultTexts(candidate)[textIndex]?.startsWith(head)) ??
         candidates[0];
-      const text = (original === undefined ? undefined : toolResultTexts(original)[textIndex]) ?? current;
+      const originalText = original === undefined ? undefined : toolResultTexts(original)[textIndex];
+      const place = originalText === undefined ? undefined : places.get(original!);
+      if (place !== undefined) {
+        // Remembered by the original's content: a fresh copy of it (every request of a server)
+        // hashes nothing again.
+        const known = rememberedRefs.get(place.message, place.partIndex, original!, () => new Map());
+        const key = `${scope.key}\u0000${textIndex}`;
+        let ref = known.get(key);
+        if (ref === undefined) {
+          ref = scope.toolResultRef(original!.toolCallId, textIndex, originalText!);
+          known.set(key, ref);
+        }
+        return ref;
+      }
+      const text = originalText ?? current;
       if (text === undefined) return undefined;
       const key = `${result.toolCallId}\u0000${textIndex}\u0000${text.length}\u0000${head}`;
       let ref = refs.get(key);
