@@ -12,6 +12,7 @@ import { foldToolSteps } from '../structure/fold-tool-steps';
 import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { supersedeToolResults } from '../truncate/supersede-tool-results';
 import type { TruncationRecord } from '../truncate/truncation-record';
+import type { TruncationResult } from '../truncate/truncation-result';
 import { batchEnds, toolOutputTokens } from './batch-ends';
 import type { CompactionAction } from './compaction-action';
 import { isUserTurn } from './current-turn';
@@ -22,6 +23,7 @@ import { cacheFor, FOLDS } from './ladder-caches';
 import { createFormLookup } from './ladder-forms';
 import type { LadderSettings } from './ladder-settings';
 import { scopeId } from './scope-id';
+import { rememberedStructural } from './structural-memo';
 
 /** The reductions of a history, in the order they are taken, and what each level costs. */
 export interface HistoryLadder {
@@ -90,7 +92,13 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   for (let index = 1; index < end; index++) {
     if (safe[index] && isUserTurn(history[index]!)) turnStarts.push(index);
   }
-  const { settingsKey, formOf, tokensOf } = createFormLookup(history, settings, formSettings);
+  const {
+    settingsKey,
+    formOf,
+    tokensOf,
+    keys,
+    structural: remembered,
+  } = createFormLookup(history, settings, formSettings);
   const prefix = (form: MessageForm) => {
     const sums = [0];
     for (let index = 0; index < end; index++) sums.push(sums[index]! + tokensOf(index, form));
@@ -244,12 +252,25 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       records.push(...result.records.filter((record) => record.messageIndex >= level.foldTo));
       reduced = result.messages;
     };
+    // Each reads only the prefix before `previewTo`: remembered for the next request while the
+    // prefix stays as it is (between level steps it does).
+    const prefixStage = (stage: string, options: object, compute: () => TruncationResult) =>
+      rememberedStructural(
+        remembered,
+        {
+          key: `${stage}:${level.previewTo}`,
+          input: reduced,
+          keyOf: (index) => keys[index]!,
+          numberOf: settings.numberOf,
+          options,
+        },
+        compute,
+      );
     if (supersede !== false) {
-      const result = supersedeToolResults(reduced, {
-        ...supersede,
-        before: level.previewTo,
-        ...marksOf(settings),
-      });
+      const input = reduced;
+      const result = prefixStage('supersede', supersede, () =>
+        supersedeToolResults(input, { ...supersede, before: level.previewTo, ...marksOf(settings) }),
+      );
       for (const record of result.records)
         if (record.toolCallId !== undefined) replaced.add(record.toolCallId);
       structural('supersede-tool-results', result);
@@ -257,9 +278,12 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     if (cluster !== false && level.stubTo < level.previewTo) {
       // Representatives may be older (stubbed later); what matters is the diff the newer ones keep.
       const intact = (result: ToolResultPart) => !replaced.has(result.toolCallId);
+      const input = reduced;
       structural(
         'cluster-tool-results',
-        clusterResultsWhere(reduced, { ...cluster, before: level.previewTo }, intact),
+        prefixStage(supersede === false ? 'cluster' : 'cluster-after-supersede', cluster, () =>
+          clusterResultsWhere(input, { ...cluster, before: level.previewTo }, intact),
+        ),
       );
     }
     const messages: Message[] = [];

@@ -1,11 +1,14 @@
 import type { Message } from '../message/message';
 import type { FormedMessage } from './history-forms';
+import type { StructuralEntry } from './structural-memo';
 
 /** The forms of a conversation's history messages, as an earlier request left them. */
 export interface LadderMemo {
   keys: object[];
   numbers: number[];
   forms: Partial<Record<'preview' | 'stub', FormedMessage & { unchanged: boolean }>>[];
+  /** What the structural stages made of history prefixes (see `rememberedStructural`). */
+  structural: Map<string, StructuralEntry>;
 }
 
 /** Forms of messages, by estimator, by content key, by settings: computed once per content. */

@@ -20,7 +20,7 @@ export function ladderMemo(key: string, estimator: Estimator): LadderMemo {
   }
   let memo = memos.get(key);
   if (memo === undefined) {
-    memo = { keys: [], numbers: [], forms: [] };
+    memo = { keys: [], numbers: [], forms: [], structural: new Map() };
     memos.set(key, memo);
   }
   return memo;

@@ -3,6 +3,7 @@ import type { TruncationRecord } from '../truncate/truncation-record';
 import { type FormedMessage, type FormSettings, formMessage, type MessageForm } from './history-forms';
 import { cacheFor, FORMS, variantOf } from './ladder-caches';
 import type { LadderSettings } from './ladder-settings';
+import type { StructuralEntry } from './structural-memo';
 
 const NO_RECORDS: readonly TruncationRecord[] = Object.freeze([]);
 const NO_SAVINGS: FormedMessage['savings'] = Object.freeze({});
@@ -11,6 +12,10 @@ const NO_SAVINGS: FormedMessage['savings'] = Object.freeze({});
 export interface FormLookup {
   /** The settings the forms are made with, as a cache key. */
   readonly settingsKey: string;
+  /** The content key of each history message (`settings.keyOf`). */
+  readonly keys: readonly object[];
+  /** Where structural results are remembered for the next request (see `rememberedStructural`). */
+  readonly structural: Map<string, StructuralEntry>;
   /**
    * History message `index` in `form` (`message` when a structural stage changed it). Each is made
    * once per content and settings (`FORMS`), remembered by position for the conversation's next
@@ -119,5 +124,11 @@ export function createFormLookup(
     }
     return memo?.forms[index]?.[form]?.tokens ?? formOf(index, form).tokens;
   };
-  return { settingsKey, formOf, tokensOf };
+  return {
+    settingsKey,
+    formOf,
+    tokensOf,
+    keys,
+    structural: memo?.structural ?? new Map(),
+  };
 }
