@@ -345,6 +345,35 @@ test('a new wrapper per getMessageHistory call still finds the summary (the defa
   expect(summaries).toBeLessThan(12);
 });
 
+test("the summary made after an answer applies to the next view, which keeps that answer's turn whole", async () => {
+  // Each answer's background summary is written before the next prompt is built (the timing the
+  // other test leaves to chance): it must not cover the turn the next view keeps whole.
+  const stored = new InMemoryChatMessageHistory();
+  const model = fakeModel();
+  for (let turn = 0; turn < 30; turn++) model.respond(new AIMessage(`Answer ${turn}.`));
+  let latest: CompactingChatMessageHistory | undefined;
+  const chain = new RunnableWithMessageHistory({
+    runnable: model,
+    getMessageHistory: (sessionId: string) => {
+      latest = new CompactingChatMessageHistory({
+        history: stored,
+        conversationId: `settled-${sessionId}`,
+        contextWindow: WINDOW,
+        summarizer: extractiveSummarizer,
+      });
+      return latest;
+    },
+  });
+  for (let turn = 0; turn < 30; turn++) {
+    await chain.invoke([new HumanMessage(turnText(turn))], { configurable: { sessionId: 'a' } });
+    await latest!.compactor.idle();
+  }
+  const last = model.calls.at(-1)!.messages;
+  expect(last[0]!.text).toMatch(/^Summary of the earlier conversation/);
+  expect(last.at(-1)!.text).toBe(turnText(29));
+  expect(last.at(-2)!.text).toBe('Answer 28.');
+});
+
 test('under RunnableWithMessageHistory, streamEvents carries the answer and no token of the summary', async () => {
   const SECRET = 'SECRET-SUMMARY: topics zero to eleven were discussed.';
   const summaryModel = new FakeListChatModel({ responses: Array.from({ length: 20 }, () => SECRET) });

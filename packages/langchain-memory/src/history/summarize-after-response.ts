@@ -29,6 +29,10 @@ export async function summarizeAfterResponse(
     conversationId: historyConversationId(runtime.conversationId, all),
     ...(contextWindow === undefined ? {} : { contextWindow }),
     overheadTokens: runtime.templateTokens + inputReserve(runtime, all),
+    // The next view is made from the stored history before the prompt adds its input: the turn
+    // just answered is still that view's last turn, kept whole. A summary covering it (what a
+    // finished turn allows) could not be applied to it.
+    turnFinished: false,
     ...(usage?.input_tokens === undefined || estimatedTokens === undefined
       ? {}
       : { inputTokens: usage.input_tokens, estimatedTokens }),
