@@ -163,12 +163,12 @@ export function createDraft(
       blocks: readonly (UserWordsBlock | undefined)[],
       rules: readonly PinnedRule[],
     ) => {
-      const quoted = new Set(blocks.flatMap((block) => [...(block?.quoted ?? [])]));
-      const whole = new Set(blocks.flatMap((block) => [...(block?.whole ?? [])]));
       // A detected rule is in its message's quote, whole or in part; an explicit pin (the whole
       // message) only in a whole one.
       const inView = (rule: PinnedRule) =>
-        (rule.source === 'explicit' ? whole : quoted).has(rule.messageNumber);
+        blocks.some((block) =>
+          (rule.source === 'explicit' ? block?.whole : block?.quoted)?.has(rule.messageNumber),
+        );
       const carried = rules.filter((rule) => rule.messageNumber < outOfView() && !inView(rule));
       if (carried.length === 0) return undefined;
       const key = carried.map((rule) => `${rule.messageNumber}:${rule.text.length}`).join(',');

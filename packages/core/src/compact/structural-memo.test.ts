@@ -1,16 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { codingSession } from '../../test/coding-session';
-import type { Message } from '../message/message';
+import type { Message, MessagePart } from '../message/message';
 import { createCompactor } from './create-compactor';
 import { rememberedStructural, STRUCTURAL_ENTRIES, type StructuralEntry } from './structural-memo';
 
-const note = (message: Message): Message => ({
-  ...message,
-  content: [
-    { type: 'text', text: 'replaced' },
-    ...(message.content as Message['content'] & unknown[]).slice(1),
-  ],
-});
+/** The message with its first part replaced by a note, the rest left as they are. */
+const note = (message: Message): Message =>
+  ({
+    ...message,
+    content: [{ type: 'text', text: 'replaced' }, ...(message.content as readonly MessagePart[]).slice(1)],
+  }) as Message;
 
 describe('rememberedStructural', () => {
   const messages: Message[] = [

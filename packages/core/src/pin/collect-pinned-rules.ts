@@ -1,6 +1,7 @@
 import { contentMemo } from '../message/content-memo';
 import type { Message } from '../message/message';
 import { messageText } from '../message/message-parts';
+import { createSequenceMemo } from '../message/sequence-memo';
 import { type DetectedRules, detectRules, topicOverlap, topicWords } from './detect-rules';
 
 /** One standing rule carried in the pinned block. */
@@ -59,6 +60,17 @@ export function collectPinnedRules(
   messages: readonly Message[],
   { detect = true, pin }: CollectPinnedRulesOptions = {},
 ): PinnedRule[] {
+  // Without a predicate the rules follow from the messages' content alone: remembered by content
+  // (a fresh copy of the conversation, every request of a server, collects nothing again).
+  if (pin === undefined)
+    return collected.get(messages, `detect:${detect}`, () => collect(messages, detect)).slice();
+  return collect(messages, detect, pin);
+}
+
+/** Rules of conversations by content (see `createSequenceMemo`). */
+const collected = createSequenceMemo<PinnedRule[]>();
+
+function collect(messages: readonly Message[], detect: boolean, pin?: PinPredicate): PinnedRule[] {
   const rules: (PinnedRule & { topic: Set<string> })[] = [];
   let number = 0;
   for (const message of messages) {
