@@ -1,4 +1,5 @@
 import type { Message, MessagePart } from '../message/message';
+import type { TruncationRecord } from '../truncate/truncation-record';
 import type { TruncationResult } from '../truncate/truncation-result';
 
 /**
@@ -8,15 +9,23 @@ import type { TruncationResult } from '../truncate/truncation-result';
 export const STRUCTURAL_ENTRIES = 8;
 
 /**
+ * What a stage made of one message of the prefix: nothing (`undefined`: the message as it is), or a
+ * changed message whose parts the stage left alone are holes (`undefined`), filled from the
+ * request's own message. No object of the request it was made for is kept.
+ */
+type Change = { readonly message: Message; readonly parts: readonly (MessagePart | undefined)[] } | undefined;
+
+/**
  * What a structural stage (supersede, cluster) made of a history prefix on an earlier request of
- * the conversation: the prefix it read (its messages, their content keys and conversation numbers)
- * and what it gave back.
+ * the conversation: the prefix it read (its messages' content keys and conversation numbers) and
+ * what it changed.
  */
 export interface StructuralEntry {
-  readonly input: readonly Message[];
   readonly keys: readonly object[];
   readonly numbers: readonly number[];
-  readonly result: TruncationResult;
+  readonly changes: readonly Change[];
+  /** Shared by every request that reuses the entry: read, never changed. */
+  readonly records: TruncationRecord[];
   /** The options the stage ran with (compared by identity). */
   readonly options: object;
 }
@@ -51,7 +60,7 @@ export function rememberedStructural(
   compute: () => TruncationResult,
 ): TruncationResult {
   const known = entries.get(key);
-  if (known !== undefined && known.options === options && known.input.length === input.length) {
+  if (known !== undefined && known.options === options && known.keys.length === input.length) {
     let same = true;
     for (let index = input.length - 1; same && index >= 0; index--) {
       same = known.keys[index] === keyOf(index) && known.numbers[index] === numberOf(index);
@@ -60,7 +69,7 @@ export function rememberedStructural(
       // Most recently used last: the oldest entries are the first to go.
       entries.delete(key);
       entries.set(key, known);
-      return { messages: rebase(known.result.messages, known.input, input), records: known.result.records };
+      return { messages: applyChanges(known.changes, input), records: known.records };
     }
   }
   const result = compute();
@@ -71,7 +80,13 @@ export function rememberedStructural(
     numbers.push(numberOf(index));
   }
   entries.delete(key);
-  entries.set(key, { input: input.slice(), keys, numbers, result, options });
+  entries.set(key, {
+    keys,
+    numbers,
+    changes: changesOf(result.messages, input),
+    records: result.records,
+    options,
+  });
   for (const oldest of entries.keys()) {
     if (entries.size <= STRUCTURAL_ENTRIES) break;
     entries.delete(oldest);
@@ -79,26 +94,29 @@ export function rememberedStructural(
   return result;
 }
 
-/** `output` (made from `before`) with `before`'s objects swapped for `after`'s, message by message. */
-function rebase(
-  output: readonly Message[],
-  before: readonly Message[],
-  after: readonly Message[],
-): Message[] {
+/** What `output` changed of `input`, message by message and part by part. */
+function changesOf(output: readonly Message[], input: readonly Message[]): Change[] {
   return output.map((message, index) => {
-    const was = before[index]!;
-    const now = after[index]!;
-    if (message === was) return now;
-    if (!Array.isArray(message.content) || !Array.isArray(was.content) || !Array.isArray(now.content))
-      return message;
-    const wasParts = was.content as readonly MessagePart[];
-    const nowParts = now.content as readonly MessagePart[];
-    let changed = false;
-    const content = (message.content as readonly MessagePart[]).map((part, partIndex) => {
-      if (part !== wasParts[partIndex]) return part;
-      changed = true;
-      return nowParts[partIndex]!;
-    });
-    return changed ? ({ ...message, content } as Message) : message;
+    const given = input[index];
+    if (message === given) return undefined;
+    const parts =
+      Array.isArray(message.content) && given !== undefined && Array.isArray(given.content)
+        ? (message.content as readonly MessagePart[]).map((part, partIndex) =>
+            part === (given.content as readonly MessagePart[])[partIndex] ? undefined : part,
+          )
+        : [];
+    return { message: parts.length > 0 ? { ...message, content: [] } : message, parts };
+  });
+}
+
+/** `changes` made again on `input`: holes filled with `input`'s own messages and parts. */
+function applyChanges(changes: readonly Change[], input: readonly Message[]): Message[] {
+  return changes.map((change, index) => {
+    const given = input[index]!;
+    if (change === undefined) return given;
+    if (change.parts.length === 0) return change.message;
+    const own = given.content as readonly MessagePart[];
+    const content = change.parts.map((part, partIndex) => part ?? own[partIndex]!);
+    return { ...change.message, content } as Message;
   });
 }
