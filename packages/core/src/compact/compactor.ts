@@ -44,7 +44,8 @@ export interface CompactorOptions extends CompactionOptions {
   /**
    * Longest wait for one store call, in milliseconds. A call that fails or takes longer is reported
    * as a `store-error` event; while the store is down the compactor keeps states in memory, per
-   * process, until it answers again.
+   * process, until it answers again. The built-in `MemoryCompactionStore` (as it is: not a subclass,
+   * a proxy or an instance with replaced methods) answers at once and is called without a timer.
    * @default 1000
    */
   storeTimeoutMs?: number;
