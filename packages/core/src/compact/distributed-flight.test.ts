@@ -89,37 +89,6 @@ describe('createCompactor with a shared store', () => {
     }
   });
 
-  it('bounds a memory store whose methods were replaced or wrapped, like any other store', async () => {
-    // The built-in memory store is called without a timer; one that may wait is not trusted so.
-    const replaced = new MemoryCompactionStore();
-    replaced.read = () => new Promise<never>(() => {});
-    const wrapped = new Proxy(new MemoryCompactionStore(), {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver);
-        if (property !== 'read') return typeof value === 'function' ? value.bind(target) : value;
-        return () => new Promise<never>(() => {});
-      },
-    });
-    for (const store of [replaced, wrapped]) {
-      const events: CompactionEvent[] = [];
-      const compactor = createCompactor({
-        ...SUMMARY_ONLY,
-        store,
-        summarizer: summary,
-        storeTimeoutMs: 20,
-        ...once,
-        onEvent: (event) => events.push(event),
-      });
-      const { messages, contextWindow } = overThreshold();
-      const prepared = await compactor.prepare(messages, { conversationId: 'slow', contextWindow });
-      expect(prepared.tokensAfter).toBeLessThan(contextWindow);
-      expect(events.find((event) => event.type === 'store-error')).toMatchObject({
-        operation: 'read',
-        reason: 'timeout',
-      });
-    }
-  });
-
   it('goes back to the shared store and its lease as soon as the store answers again', async () => {
     const shared = new MemoryCompactionStore();
     let down = true;
