@@ -1,5 +1,4 @@
-import type { Message, ToolCallPart, ToolResultPart } from '../message/message';
-import { toolCallsOf } from '../message/message-parts';
+import type { Message, ToolResultPart } from '../message/message';
 import { safeBoundaries } from '../split/safe-boundaries';
 import { clusterResultsWhere } from '../structure/cluster-tool-results';
 import {
@@ -19,6 +18,7 @@ import { isUserTurn } from './current-turn';
 import { fitLevels } from './fit-levels';
 import type { FormSettings, MessageForm } from './history-forms';
 import { type HistoryLevel, NO_LEVEL, type RenderedHistory } from './history-level';
+import { historyLookups } from './history-lookups';
 import { cacheFor, FOLDS } from './ladder-caches';
 import { createFormLookup } from './ladder-forms';
 import type { LadderSettings } from './ladder-settings';
@@ -84,9 +84,8 @@ export type { LadderSettings } from './ladder-settings';
 export function historyLadder(history: readonly Message[], settings: LadderSettings): HistoryLadder {
   const { estimator } = settings;
   const end = history.length;
-  const calls = new Map<string, ToolCallPart>();
-  for (const message of history) for (const call of toolCallsOf(message)) calls.set(call.toolCallId, call);
-  const formSettings: FormSettings = { ...settings, callOf: (id) => calls.get(id) };
+  const { callOf, originalOf } = historyLookups(history);
+  const formSettings: FormSettings = { ...settings, callOf };
   const safe = safeBoundaries(history);
   const turnStarts = [0];
   for (let index = 1; index < end; index++) {
@@ -130,14 +129,7 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   const lastBound = clearBounds.at(-1) ?? 0;
   const lastStub = clearBounds.at(-2) ?? 0;
 
-  const originals = new Map<string, ToolResultPart>();
-  for (const message of history) {
-    if (!Array.isArray(message.content)) continue;
-    for (const part of message.content)
-      if (part?.type === 'tool-result') originals.set(part.toolCallId, part);
-  }
-  const refOf = (result: ToolResultPart) =>
-    settings.marks?.toolResult(originals.get(result.toolCallId) ?? result, 0);
+  const refOf = (result: ToolResultPart) => settings.marks?.toolResult(originalOf(result), 0);
   // Each turn folded: its tokens, and its messages made only when a level renders it.
   const folded = new Map<number, { tokens: number; messages: () => Message[] }>();
   const foldOf = (turn: number) => {
@@ -154,7 +146,7 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
           refOf,
           identifierChars: settings.foldIdentifierChars,
           mediaOf: (part) => imagePlaceholderWithRef(part, settings.marks?.image(part)),
-          originalOf: (result) => originals.get(result.toolCallId) ?? result,
+          originalOf,
         }).messages;
         const tokens = estimator.countMessages(messages);
         known = { tokens, messages: () => messages };
@@ -174,7 +166,12 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     }
     return known;
   };
-  const turnIndex = new Map(turnStarts.map((start, index) => [start, index]));
+  // The turn starting at a history index, if one does (an array, not a map: one slot per index).
+  const turnAt = new Int32Array(end + 1).fill(-1);
+  turnStarts.forEach((start, index) => {
+    turnAt[start] = index;
+  });
+  const turnIndex = { get: (index: number) => (turnAt[index]! >= 0 ? turnAt[index] : undefined) };
   let steadyLevelCount = levels.length;
   let foldSums: number[] | undefined;
   const foldTokens = (to: number) => {
@@ -341,7 +338,9 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     function pushFormed(index: number, form: MessageForm, message = reduced[index] ?? history[index]!) {
       const formed = formOf(index, form, message);
       messages.push(formed.message);
-      for (const [action, tokens] of Object.entries(formed.savings)) save(action as CompactionAction, tokens);
+      // `for…in`: no array of entries per message and level.
+      for (const action in formed.savings)
+        save(action as CompactionAction, formed.savings[action as CompactionAction]!);
       for (const record of formed.records) records.push({ ...record, messageIndex: index });
     }
     for (let index = position; index < level.stubTo; index++) pushFormed(index, 'stub');
