@@ -1,5 +1,6 @@
 import type { Estimator } from '../estimate/estimator';
 import { fitSummaryToBound } from './fit-summary-to-bound';
+import { seriesMembers } from './salient-identifiers';
 
 /** The line that carries the identifiers of the user's words a summary left out. */
 export const IDENTIFIERS_LINE_PREFIX = 'Identifiers the user gave:';
@@ -7,23 +8,33 @@ export const IDENTIFIERS_LINE_PREFIX = 'Identifiers the user gave:';
 export const TOOL_IDENTIFIERS_LINE_PREFIX = 'Identifiers the tools returned:';
 /** The most of the bound the user's identifiers line may take (the summary's middle gives way). */
 const USER_SHARE = 0.25;
-/** The most of the bound the tools' identifiers line may take (only from room the summary left). */
+/** The room of the bound the tools' identifiers line has in any case (the summary's middle gives way). */
+const TOOL_RESERVED_SHARE = 0.1;
+/** The most of the bound the tools' identifiers line may take, the rest from room the summary left. */
 const TOOL_SHARE = 0.15;
+/** Rounds of shortening the summary and listing again what the shortening cut out. */
+const FIT_ROUNDS = 4;
 
 /** The identifiers {@link withIdentifiers} checks a summary against, each list oldest first. */
 export interface IdentifierSources {
   /** Identifiers of the user's words. */
   user: readonly string[];
-  /** Identifiers the tool results mentioned (see `salientIdentifiers`). */
+  /** Identifiers the tool results mentioned (see `toolIdentifiersOf`: read from the end, best first). */
   tools: readonly string[];
 }
 
 /**
  * `summary` with the identifiers it left out appended, the whole within `maxTokens`:
  * - the user's, on an `Identifiers the user gave:` line of at most a quarter of the bound (the
- *   latest first; the summary's middle is shortened to make room when it must);
- * - the tools', on an `Identifiers the tools returned:` line of at most 15% of the bound, and only
- *   from the room the summary and the user's line leave (the latest first).
+ *   latest first);
+ * - the tools', on an `Identifiers the tools returned:` line of at least a tenth of the bound when
+ *   it has that many, and up to 15% from room the summary and the user's line leave (the latest
+ *   first).
+ *
+ * The summary's middle is shortened to make room for the lines when it must, and what that cut
+ * out is listed again (within the same shares). The summary is the only place an old tool result's
+ * identifiers survive once the result is summarized, so their line does not wait for room a full
+ * summary never leaves.
  *
  * Identifier lines the summary already has (a summarizer that copied the previous summary's) are
  * taken out and their identifiers listed again, as the oldest: what one summary carried, the next
@@ -39,18 +50,42 @@ export function withIdentifiers(
   const carried = { user: [] as string[], tools: [] as string[] };
   for (const text of [previousSummary ?? '', summary]) collectLines(text, carried);
   const body = withoutLines(summary);
-  const missing = (identifiers: readonly string[]) =>
-    [...new Set(identifiers)].filter((identifier) => identifier !== '' && !body.includes(identifier));
-  const user = missing([...carried.user, ...sources.user]);
-  const tools = missing([...carried.tools, ...sources.tools]);
-  if (user.length === 0 && tools.length === 0) return body;
-
-  const userLine = latestLine(IDENTIFIERS_LINE_PREFIX, user, Math.floor(maxTokens * USER_SHARE), estimator);
+  const userPool = weakFirst([...carried.user, ...sources.user]);
+  const toolPool = weakFirst([...carried.tools, ...sources.tools]);
   const lineTokens = (line: string | undefined) => (line === undefined ? 0 : estimator.countText(line) + 2);
+  const userLineOf = (text: string) =>
+    latestLine(
+      IDENTIFIERS_LINE_PREFIX,
+      missingFrom(text, userPool),
+      Math.floor(maxTokens * USER_SHARE),
+      estimator,
+    );
+
   let fitted = body;
-  if (userLine !== undefined) {
-    const room = maxTokens - lineTokens(userLine);
+  let userLine = userLineOf(fitted);
+  for (let round = 0; round < FIT_ROUNDS; round++) {
+    const reserved = latestLine(
+      TOOL_IDENTIFIERS_LINE_PREFIX,
+      missingFrom(fitted, toolPool),
+      Math.floor(maxTokens * TOOL_RESERVED_SHARE),
+      estimator,
+    );
+    const room = maxTokens - lineTokens(userLine) - lineTokens(reserved);
+    if (estimator.countText(fitted) <= room) break;
     const shortened = fitSummaryToBound(body, Math.max(1, room), estimator, Number.POSITIVE_INFINITY);
+    if (typeof shortened !== 'string') return summary;
+    fitted = shortened;
+    userLine = userLineOf(fitted);
+  }
+  // Rounds used up (identifiers cut out faster than the lines' shares fill): the user's line stays
+  // whole and the summary gives way once more; what this last cut takes is not listed again.
+  if (estimator.countText(fitted) + lineTokens(userLine) > maxTokens) {
+    const shortened = fitSummaryToBound(
+      body,
+      Math.max(1, maxTokens - lineTokens(userLine)),
+      estimator,
+      Number.POSITIVE_INFINITY,
+    );
     if (typeof shortened !== 'string') return summary;
     fitted = shortened;
   }
@@ -58,8 +93,43 @@ export function withIdentifiers(
     Math.floor(maxTokens * TOOL_SHARE),
     maxTokens - estimator.countText(fitted) - lineTokens(userLine) - 2,
   );
-  const toolLine = latestLine(TOOL_IDENTIFIERS_LINE_PREFIX, tools, toolRoom, estimator);
+  const toolLine = latestLine(
+    TOOL_IDENTIFIERS_LINE_PREFIX,
+    missingFrom(fitted, toolPool),
+    toolRoom,
+    estimator,
+  );
   return [fitted, userLine, toolLine].filter((part) => part !== undefined).join('\n\n');
+}
+
+/** A bare number (a count, a line number, a port): weak beside a name. */
+const BARE_NUMBER = /^\d+(?:\.\d+)?$/;
+
+/**
+ * `pool` (read from the end, best last) with its weak identifiers moved to the front, each part in
+ * its order: bare numbers, and the members of a series across the pool (`ledger-1` … `ledger-9`,
+ * see `seriesMembers`) are listed only when every other identifier has room.
+ */
+function weakFirst(pool: readonly string[]): string[] {
+  const series = seriesMembers(pool);
+  const weak = (identifier: string) => BARE_NUMBER.test(identifier) || series.has(identifier);
+  return [...pool.filter(weak), ...pool.filter((identifier) => !weak(identifier))];
+}
+
+/**
+ * The identifiers of `pool` (oldest first) that `text` does not mention, each once, where it was
+ * named last (a carried one named again moves up).
+ */
+function missingFrom(text: string, pool: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const left: string[] = [];
+  for (let index = pool.length - 1; index >= 0; index--) {
+    const identifier = pool[index]!;
+    if (identifier === '' || seen.has(identifier) || text.includes(identifier)) continue;
+    seen.add(identifier);
+    left.push(identifier);
+  }
+  return left.reverse();
 }
 
 /** `prefix` and the latest of `identifiers` (kept in order) that fit `maxTokens`; none: `undefined`. */

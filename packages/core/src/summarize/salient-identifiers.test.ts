@@ -39,6 +39,24 @@ describe('salientIdentifiers', () => {
     expect(listed.every((path, line) => path.endsWith(`/ledger/part-${line}.ts`))).toBe(true);
   });
 
+  it('puts the members of a series (ledger-1 … ledger-9) after every identifier that stands alone', () => {
+    // A log names its instances on every line, its warnings included; the one request id is the news.
+    const log = [
+      ...Array.from({ length: 9 }, (_, line) => `WARN ledger-${line + 1} slow`),
+      'INFO done request_id=req_e8w7ltyzbrz5',
+    ].join('\n');
+    const found = salientIdentifiers(log);
+    expect(found[0]).toBe('req_e8w7ltyzbrz5');
+    expect(found.slice(1)).toEqual(Array.from({ length: 9 }, (_, line) => `ledger-${line + 1}`));
+    // Two of a stem are no series, and a long suffix (an opaque id) makes none.
+    expect(salientIdentifiers('WARN ledger-1 slow\nWARN ledger-2 slow\nINFO req_e8w7ltyzbrz5')[0]).toBe(
+      'ledger-1',
+    );
+    expect(
+      salientIdentifiers('WARN req_aa81kx9 a\nWARN req_bb72jq1 b\nWARN req_cc63hz2 c\nINFO /srv/a/b.ts')[0],
+    ).toBe('req_aa81kx9');
+  });
+
   it('reads a problem word inside a name (note-error.ts, on_failure) as no problem', () => {
     // A grep whose file names say "error": those lines report nothing, so their paths do not go
     // first and crowd out the id below them.

@@ -121,7 +121,9 @@ const SALIENT_LINE =
  * codes, file names and hosts, numbers with units and versions, numbers of three or more digits.
  * Those on lines that report a problem come first; then the kinds take turns in that order (the
  * first of each kind, then the second of each…), each kind's by first appearance, so that one kind
- * (the paths of a grep) cannot crowd out the rest (the one id among them). Repeats and identifiers
+ * (the paths of a grep) cannot crowd out the rest (the one id among them). The members of a series
+ * of ids (three or more of one stem with a short suffix: `ledger-1` … `ledger-9`, the instances a log
+ * names on every line) come after all the others. Repeats and identifiers
  * contained in one already taken are skipped, and a longer form of one taken (`src/a/b.ts` after
  * `/a/b.ts`) takes its place. Only names a reader could look up: a dotted name must end in a known
  * file extension or domain (`auth.queue` is a member access), a path must not be encoded data
@@ -162,6 +164,7 @@ export function salientIdentifiers(
     });
     lineStart += line.length + 1;
   }
+  demoteSeries(candidates);
   // Plain numbers are telling when they are few (a port, a count, the status on an error line); a
   // text with many of them (a data table, prices, a file's constants) names none, on the lines that
   // report a problem and off them alike (each counted apart).
@@ -193,10 +196,49 @@ export function salientIdentifiers(
   return chosen;
 }
 
+/** An id's stem and short suffix (`ledger-7`, `shard_02`, `web-1a`): a member of a series when its stem recurs. */
+const SERIES_MEMBER = /^(.+)[-_][A-Za-z0-9]{1,3}$/;
+/** Ids of one stem with a short suffix that make a series (`ledger-1`, `ledger-2`, `ledger-3`). */
+const SERIES_MIN_MEMBERS = 3;
+/** The tier of series members: after the lines that report a problem (0) and the rest (1). */
+const SERIES_TIER = 2;
+
+/**
+ * The members of a series among `identifiers`: three or more distinct ids of one stem with a short
+ * suffix (`ledger-1` … `ledger-9`, `shard_02`, `web-1a`) — the instances, shards or pods a log names
+ * on every line. One of them tells less than an id that stands alone (`req_8f2k19x7`).
+ */
+export function seriesMembers(identifiers: Iterable<string>): Set<string> {
+  const byStem = new Map<string, Set<string>>();
+  for (const identifier of identifiers) {
+    const stem = SERIES_MEMBER.exec(identifier)?.[1];
+    if (stem === undefined) continue;
+    const members = byStem.get(stem);
+    if (members === undefined) byStem.set(stem, new Set([identifier]));
+    else members.add(identifier);
+  }
+  const series = new Set<string>();
+  for (const members of byStem.values()) {
+    if (members.size >= SERIES_MIN_MEMBERS) for (const member of members) series.add(member);
+  }
+  return series;
+}
+
+/** Moves the ids of `candidates` that are {@link seriesMembers} behind every other identifier. */
+function demoteSeries(candidates: { identifier: string; rank: number }[]): void {
+  const ids = candidates.filter((candidate) => candidate.rank % KINDS.length === ID_KIND);
+  const series = seriesMembers(ids.map((candidate) => candidate.identifier));
+  for (const candidate of ids) {
+    if (series.has(candidate.identifier)) {
+      candidate.rank = SERIES_TIER * KINDS.length + (candidate.rank % KINDS.length);
+    }
+  }
+}
+
 /**
  * `candidates` in the order they are offered to the list: the kinds take turns, each by its rank
- * and each kind's in text order — on the lines that report a problem first, then off them — so that
- * the twelve paths of a grep leave room for the one id beside them.
+ * and each kind's in text order — on the lines that report a problem first, then off them, then the
+ * members of a series — so that the twelve paths of a grep leave room for the one id beside them.
  */
 function takingTurns<Candidate extends { rank: number; at: number }>(
   candidates: readonly Candidate[],
@@ -208,9 +250,9 @@ function takingTurns<Candidate extends { rank: number; at: number }>(
     else group.push(candidate);
   }
   const ordered: Candidate[] = [];
-  for (const tier of [0, 1]) {
+  for (let tier = 0; tier <= SERIES_TIER; tier++) {
     const groups = [...byRank.entries()]
-      .filter(([rank]) => (rank >= KINDS.length ? 1 : 0) === tier)
+      .filter(([rank]) => Math.floor(rank / KINDS.length) === tier)
       .sort(([left], [right]) => left - right)
       .map(([, group]) => group.sort((left, right) => left.at - right.at));
     for (let turn = 0; groups.some((group) => turn < group.length); turn++) {

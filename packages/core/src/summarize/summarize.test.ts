@@ -151,7 +151,7 @@ describe('summarize', () => {
     expect(bounded.summary).toContain('ABC-123');
   });
 
-  it('appends the identifiers the tool results mentioned, only in room the summary leaves', async () => {
+  it('appends the identifiers the tool results mentioned, in a tenth of the bound at least', async () => {
     const messages: Message[] = [
       { role: 'user', content: 'Why did the deploy fail?' },
       {
@@ -184,11 +184,71 @@ describe('summarize', () => {
     const given = await summarize({ messages, summarizer, toolIdentifiers: ['trace-41ab9c'] });
     expect(given.summary.split('\n').at(-1)).toBe('Identifiers the tools returned: trace-41ab9c');
 
-    // A summary that fills its bound is not shortened for them: the line is left out.
-    const full = vi.fn<Summarizer>().mockResolvedValue('The deploy failed on a missing config. '.repeat(12));
-    const bounded = await summarize({ messages, summarizer: full, maxSummaryTokens: 100 });
-    expect(estimateTokens(bounded.summary)).toBeLessThanOrEqual(100);
-    expect(bounded.summary).not.toContain('Identifiers the tools returned');
+    // A summary that fills its bound gives way (its middle) to a line of a tenth of the bound: once
+    // the results are summarized, the line is the only place their identifiers are left.
+    let text = 'The deploy failed.';
+    while (estimateTokens(`${text} It was retried on the same host. The config is missing.`) <= 298) {
+      text += ' It was retried on the same host.';
+    }
+    const full = vi.fn<Summarizer>().mockResolvedValue(`${text} The config is missing.`);
+    const bounded = await summarize({ messages, summarizer: full, maxSummaryTokens: 300 });
+    expect(estimateTokens(bounded.summary)).toBeLessThanOrEqual(300);
+    expect(bounded.summary.startsWith('The deploy failed.')).toBe(true);
+    expect(bounded.summary).toContain('The config is missing.');
+    expect(bounded.summary.split('\n').at(-1)).toMatch(/^Identifiers the tools returned: .*dep-7f3a9c2e/);
+  });
+
+  it('lists again what shortening the summary for the lines cut out of it', async () => {
+    // The summary names ABC-123 in its middle only; the user's line takes room, the middle goes.
+    const middle = vi
+      .fn<Summarizer>()
+      .mockResolvedValue(
+        `The user asked for a fix. ${'The routes were read. '.repeat(18)}It is tracked as ABC-123. ${'The routes were read again. '.repeat(18)}Done.`,
+      );
+    const { summary } = await summarize({
+      messages: conversation,
+      summarizer: middle,
+      maxSummaryTokens: 220,
+    });
+    expect(estimateTokens(summary)).toBeLessThanOrEqual(220);
+    const body = summary.slice(0, summary.indexOf('Identifiers the user gave:'));
+    expect(body).not.toContain('ABC-123');
+    expect(summary.split('\n').at(-1)).toMatch(/^Identifiers the user gave: .*ABC-123/);
+  });
+
+  it('names one thing of each result before a second of any, and bare numbers and series last', async () => {
+    const result = (id: string, content: string): Message[] => [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'logs', input: {} }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'logs', content }] },
+    ];
+    const messages: Message[] = [
+      { role: 'user', content: 'Check the logs.' },
+      // Each log names its instances (a series) on every line, and one id that stands alone.
+      ...result(
+        'c1',
+        'INFO ledger-1 up\nINFO ledger-2 up\nINFO ledger-3 up\nrequest req_a8f2k19x7 done in /srv/a/one.ts',
+      ),
+      ...result(
+        'c2',
+        'INFO ledger-4 up\nINFO ledger-5 up\nINFO ledger-6 up\nrequest req_b91x2ab7q done in /srv/b/two.ts',
+      ),
+      ...result(
+        'c3',
+        'INFO ledger-7 up\nINFO ledger-8 up\nINFO ledger-9 up\nrequest req_c5kq0zt3m done in /srv/c/six.ts',
+      ),
+    ];
+    // A summary that leaves no room: the line has its tenth of the bound, room for a few names.
+    const summarizer = vi
+      .fn<Summarizer>()
+      .mockResolvedValue(`The logs were checked. ${'All up. '.repeat(200)}`);
+    const { summary } = await summarize({ messages, summarizer, maxSummaryTokens: 400 });
+    const line = summary.split('\n').at(-1)!;
+    expect(line.startsWith('Identifiers the tools returned:')).toBe(true);
+    const named = line.slice('Identifiers the tools returned:'.length).split(', ');
+    expect(named.length).toBeLessThan(6);
+    // One of each result (its best: the path) before a second of any, and no instance of a series.
+    for (const path of ['/srv/a/one.ts', '/srv/b/two.ts', '/srv/c/six.ts']) expect(line).toContain(path);
+    expect(line).not.toMatch(/ledger-\d/);
   });
 
   it('carries the identifier lines of the previous summary on, once, when the summarizer drops them', async () => {

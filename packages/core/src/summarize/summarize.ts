@@ -14,7 +14,7 @@ import { salientIdentifiers } from './salient-identifiers';
 import { acceptStandingInstructions, splitStandingInstructions } from './standing-instructions';
 import { summarizeChunk } from './summarize-chunk';
 import type { Summarizer } from './summarizer';
-import { toolIdentifiersOf } from './tool-identifiers';
+import { inRounds, toolIdentifiersOf } from './tool-identifiers';
 
 /** Options of {@link summarize}. */
 export interface SummarizeOptions {
@@ -211,8 +211,8 @@ export async function summarize({
   const standingInstructions = acceptStandingInstructions(split.quotes, userTexts);
   let summary = split.summary.trim() === '' ? (running ?? '') : split.summary;
   if (auditIdentifiers) {
-    const user = userTexts.flatMap((entry) =>
-      salientIdentifiers(entry.text, { maxCount: 40, maxChars: 1_000 }),
+    const user = inRounds(
+      userTexts.map((entry) => salientIdentifiers(entry.text, { maxCount: 40, maxChars: 1_000 })),
     );
     const tools = toolIdentifiers ?? toolIdentifiersOf(messages);
     summary = withIdentifiers(summary, { user, tools }, maxSummaryTokens, estimator, previousSummary);
