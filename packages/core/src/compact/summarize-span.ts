@@ -21,6 +21,8 @@ export interface SummarizeSpanInput {
   userTexts: readonly { number: number; text: string }[];
   /** The identifiers the newly covered tool results mentioned, oldest first (as they were, not stubbed). */
   toolIdentifiers: readonly string[];
+  /** The assistant's sentences of the span that state a choice (see `assistantDecisionsOf`). */
+  assistantDecisions: readonly string[];
   options: ResolvedCompactionOptions;
   contextWindow: number | undefined;
   reason: CompactionReason;
@@ -50,6 +52,7 @@ export async function summarizeSpan({
   input,
   userTexts,
   toolIdentifiers,
+  assistantDecisions,
   options,
   contextWindow,
   reason,
@@ -92,6 +95,7 @@ export async function summarizeSpan({
     conversationId,
     userTexts,
     toolIdentifiers,
+    assistantDecisions,
   });
   const summaries = merge ? [result.summary] : [...previous, result.summary];
   const covered = layoutConversation(messages, coveredCount).covered;

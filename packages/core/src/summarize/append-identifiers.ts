@@ -6,6 +6,10 @@ import { seriesMembers } from './salient-identifiers';
 export const IDENTIFIERS_LINE_PREFIX = 'Identifiers the user gave:';
 /** The line that carries the identifiers of the tool results a summary left out. */
 export const TOOL_IDENTIFIERS_LINE_PREFIX = 'Identifiers the tools returned:';
+/** The prefix of a line that carries a decision the assistant stated that a summary left out. */
+export const DECISION_LINE_PREFIX = 'Decision stated:';
+/** The most of the bound the decisions' lines may take (the summary's middle gives way). */
+const DECISION_SHARE = 0.15;
 /** The most of the bound the user's identifiers line may take (the summary's middle gives way). */
 const USER_SHARE = 0.25;
 /** The room of the bound the tools' identifiers line has in any case (the summary's middle gives way). */
@@ -21,6 +25,8 @@ export interface IdentifierSources {
   user: readonly string[];
   /** Identifiers the tool results mentioned (see `toolIdentifiersOf`: read from the end, best first). */
   tools: readonly string[];
+  /** Sentences of the assistant's that state a choice (see `assistantDecisionsOf`). */
+  decisions?: readonly string[];
 }
 
 /**
@@ -47,11 +53,12 @@ export function withIdentifiers(
   estimator: Estimator,
   previousSummary?: string,
 ): string {
-  const carried = { user: [] as string[], tools: [] as string[] };
+  const carried = { user: [] as string[], tools: [] as string[], decisions: [] as string[] };
   for (const text of [previousSummary ?? '', summary]) collectLines(text, carried);
   const body = withoutLines(summary);
   const userPool = weakFirst([...carried.user, ...sources.user]);
   const toolPool = weakFirst([...carried.tools, ...sources.tools]);
+  const decisionPool = [...carried.decisions, ...(sources.decisions ?? [])];
   const lineTokens = (line: string | undefined) => (line === undefined ? 0 : estimator.countText(line) + 2);
   const userLineOf = (text: string) =>
     latestLine(
@@ -61,8 +68,17 @@ export function withIdentifiers(
       estimator,
     );
 
+  const decisionLinesOf = (text: string) =>
+    latestLines(
+      DECISION_LINE_PREFIX,
+      missingFrom(text, decisionPool),
+      Math.floor(maxTokens * DECISION_SHARE),
+      estimator,
+    );
+
   let fitted = body;
   let userLine = userLineOf(fitted);
+  let decisionLines = decisionLinesOf(fitted);
   for (let round = 0; round < FIT_ROUNDS; round++) {
     const reserved = latestLine(
       TOOL_IDENTIFIERS_LINE_PREFIX,
@@ -70,19 +86,21 @@ export function withIdentifiers(
       Math.floor(maxTokens * TOOL_RESERVED_SHARE),
       estimator,
     );
-    const room = maxTokens - lineTokens(userLine) - lineTokens(reserved);
+    const room = maxTokens - lineTokens(userLine) - lineTokens(decisionLines) - lineTokens(reserved);
     if (estimator.countText(fitted) <= room) break;
     const shortened = fitSummaryToBound(body, Math.max(1, room), estimator, Number.POSITIVE_INFINITY);
     if (typeof shortened !== 'string') return summary;
     fitted = shortened;
     userLine = userLineOf(fitted);
+    decisionLines = decisionLinesOf(fitted);
   }
   // Rounds used up (identifiers cut out faster than the lines' shares fill): the user's line stays
   // whole and the summary gives way once more; what this last cut takes is not listed again.
-  if (estimator.countText(fitted) + lineTokens(userLine) > maxTokens) {
+  const kept = lineTokens(userLine) + lineTokens(decisionLines);
+  if (estimator.countText(fitted) + kept > maxTokens) {
     const shortened = fitSummaryToBound(
       body,
-      Math.max(1, maxTokens - lineTokens(userLine)),
+      Math.max(1, maxTokens - kept),
       estimator,
       Number.POSITIVE_INFINITY,
     );
@@ -91,7 +109,7 @@ export function withIdentifiers(
   }
   const toolRoom = Math.min(
     Math.floor(maxTokens * TOOL_SHARE),
-    maxTokens - estimator.countText(fitted) - lineTokens(userLine) - 2,
+    maxTokens - estimator.countText(fitted) - kept - 2,
   );
   const toolLine = latestLine(
     TOOL_IDENTIFIERS_LINE_PREFIX,
@@ -99,7 +117,7 @@ export function withIdentifiers(
     toolRoom,
     estimator,
   );
-  return [fitted, userLine, toolLine].filter((part) => part !== undefined).join('\n\n');
+  return [fitted, decisionLines, userLine, toolLine].filter((part) => part !== undefined).join('\n\n');
 }
 
 /** A bare number (a count, a line number, a port): weak beside a name. */
@@ -149,15 +167,43 @@ function latestLine(
   return taken.length === 0 ? undefined : `${prefix} ${taken.join(', ')}`;
 }
 
-/** Adds the identifiers of `text`'s identifier lines to `into`. */
-function collectLines(text: string, into: { user: string[]; tools: string[] }): void {
+/**
+ * One `prefix` line per item of `items` (kept in order), the latest that fit `maxTokens` together;
+ * none: `undefined`.
+ */
+function latestLines(
+  prefix: string,
+  items: readonly string[],
+  maxTokens: number,
+  estimator: Estimator,
+): string | undefined {
+  if (maxTokens <= 0) return undefined;
+  const taken: string[] = [];
+  let tokens = 0;
+  for (let index = items.length - 1; index >= 0; index--) {
+    const line = `${prefix} ${items[index]}`;
+    const cost = estimator.countText(line) + 1;
+    if (tokens + cost > maxTokens) break;
+    tokens += cost;
+    taken.unshift(line);
+  }
+  return taken.length === 0 ? undefined : taken.join('\n');
+}
+
+/** The prefixes of the lines {@link withIdentifiers} writes. */
+const LINE_PREFIXES = [IDENTIFIERS_LINE_PREFIX, TOOL_IDENTIFIERS_LINE_PREFIX, DECISION_LINE_PREFIX];
+
+/** Adds what `text`'s identifier and decision lines carry to `into`. */
+function collectLines(text: string, into: { user: string[]; tools: string[]; decisions: string[] }): void {
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
-    for (const [prefix, list] of [
-      [IDENTIFIERS_LINE_PREFIX, into.user],
-      [TOOL_IDENTIFIERS_LINE_PREFIX, into.tools],
-    ] as const) {
-      if (trimmed.startsWith(prefix)) list.push(...splitList(trimmed.slice(prefix.length)));
+    if (trimmed.startsWith(IDENTIFIERS_LINE_PREFIX)) {
+      into.user.push(...splitList(trimmed.slice(IDENTIFIERS_LINE_PREFIX.length)));
+    } else if (trimmed.startsWith(TOOL_IDENTIFIERS_LINE_PREFIX)) {
+      into.tools.push(...splitList(trimmed.slice(TOOL_IDENTIFIERS_LINE_PREFIX.length)));
+    } else if (trimmed.startsWith(DECISION_LINE_PREFIX)) {
+      const decision = trimmed.slice(DECISION_LINE_PREFIX.length).trim();
+      if (decision !== '') into.decisions.push(decision);
     }
   }
 }
@@ -169,17 +215,12 @@ function splitList(list: string): string[] {
     .filter((identifier) => identifier !== '');
 }
 
-/** `text` without its identifier lines. */
+/** `text` without its identifier and decision lines. */
 function withoutLines(text: string): string {
-  if (!text.includes(IDENTIFIERS_LINE_PREFIX) && !text.includes(TOOL_IDENTIFIERS_LINE_PREFIX)) return text;
+  if (!LINE_PREFIXES.some((prefix) => text.includes(prefix))) return text;
   return text
     .split('\n')
-    .filter((line) => {
-      const trimmed = line.trim();
-      return (
-        !trimmed.startsWith(IDENTIFIERS_LINE_PREFIX) && !trimmed.startsWith(TOOL_IDENTIFIERS_LINE_PREFIX)
-      );
-    })
+    .filter((line) => !LINE_PREFIXES.some((prefix) => line.trim().startsWith(prefix)))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

@@ -198,6 +198,28 @@ describe('summarize', () => {
     expect(bounded.summary.split('\n').at(-1)).toMatch(/^Identifiers the tools returned: .*dep-7f3a9c2e/);
   });
 
+  it('appends the decisions the assistant stated that the summary left out, verbatim, and carries them on', async () => {
+    const decision = 'I went with blue-green deploys over rolling deploys since it rolls back in a minute.';
+    const messages: Message[] = [
+      { role: 'user', content: 'How should we deploy the ledger?' },
+      { role: 'assistant', content: `I compared both. ${decision} The pipeline is ready.` },
+    ];
+    const vague = vi.fn<Summarizer>().mockResolvedValue('The deploy was discussed.');
+    const first = await summarize({ messages, summarizer: vague });
+    expect(vague).toHaveBeenCalledTimes(1);
+    expect(first.summary.split('\n')).toContain(`Decision stated: ${decision}`);
+    // Kept by the summary: nothing appended; dropped again later: carried on from the previous one.
+    const faithful = vi.fn<Summarizer>().mockResolvedValue(`The ledger deploys are settled. ${decision}`);
+    expect((await summarize({ messages, summarizer: faithful })).summary).not.toContain('Decision stated:');
+    const later = await summarize({
+      messages: [{ role: 'user', content: 'Next, the webhooks.' }],
+      previousSummary: first.summary,
+      summarizer: vague,
+    });
+    expect(later.summary.match(/Decision stated:/g)).toHaveLength(1);
+    expect(later.summary).toContain(decision);
+  });
+
   it('lists again what shortening the summary for the lines cut out of it', async () => {
     // The summary names ABC-123 in its middle only; the user's line takes room, the middle goes.
     const middle = vi

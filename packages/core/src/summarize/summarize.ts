@@ -7,6 +7,7 @@ import type { PinnedQuote } from '../store/compaction-state';
 import { truncateText } from '../truncate/truncate-text';
 import { linkSignals } from './abortable';
 import { withIdentifiers } from './append-identifiers';
+import { assistantDecisionsOf } from './decision-sentences';
 import { DEFAULT_SUMMARY_PROMPT, MEMORY_INSTRUCTIONS } from './default-summary-prompt';
 import { fitSummaryToBound } from './fit-summary-to-bound';
 import { type RenderTranscriptOptions, renderMessage } from './render-transcript';
@@ -41,17 +42,27 @@ export interface SummarizeOptions {
    * Check that identifiers (paths, URLs, ids, numbers) from the user's messages and from the tool
    * results survive into the summary; those it left out are appended to it, within the bound: the
    * user's on one line (`Identifiers the user gave: …`; the summary's middle is shortened to make
-   * room when it must), the tools' on another (`Identifiers the tools returned: …`, only in room the
-   * summary leaves). The lines of the previous summary are carried on. No second call is made for
-   * them.
+   * room when it must), the tools' on another (`Identifiers the tools returned: …`, a tenth of the
+   * bound in any case, up to 15% from room the summary leaves); likewise the decisions the assistant
+   * stated (`Decision stated: …`, see `assistantDecisions`). The lines of the previous summary are
+   * carried on. No second call is made for them.
    * @default true
    */
   auditIdentifiers?: boolean;
   /**
-   * The identifiers the span's tool results mentioned, oldest first (checked by `auditIdentifiers`).
-   * @default the `salientIdentifiers` of each tool result of `messages`
+   * The identifiers the span's tool results mentioned (checked by `auditIdentifiers`), read from
+   * the end: best first.
+   * @default the three most telling `salientIdentifiers` of each tool result of `messages`, one of
+   * every result (newest first) before a second of any
    */
   toolIdentifiers?: readonly string[];
+  /**
+   * The sentences of the assistant's in the span that state a choice, oldest first (checked by
+   * `auditIdentifiers`: those the summary left out are appended verbatim, the latest first, on
+   * `Decision stated: …` lines within 15% of the bound).
+   * @default `assistantDecisionsOf(messages)`
+   */
+  assistantDecisions?: readonly string[];
   /**
    * The user's words in the span, by conversation number: a `Standing instructions:` list at the
    * end of the summary (see the default prompt) is checked against them, and only quotes found
@@ -133,6 +144,7 @@ export async function summarize({
   conversationId,
   userTexts = userTextsOf(messages),
   toolIdentifiers,
+  assistantDecisions,
 }: SummarizeOptions): Promise<SummarizeResult> {
   if (typeof summarizer !== 'function') {
     throw new InvalidConfigError({ option: 'summarizer', value: summarizer, message: 'must be a function' });
@@ -215,7 +227,14 @@ export async function summarize({
       userTexts.map((entry) => salientIdentifiers(entry.text, { maxCount: 40, maxChars: 1_000 })),
     );
     const tools = toolIdentifiers ?? toolIdentifiersOf(messages);
-    summary = withIdentifiers(summary, { user, tools }, maxSummaryTokens, estimator, previousSummary);
+    const decisions = assistantDecisions ?? assistantDecisionsOf(messages);
+    summary = withIdentifiers(
+      summary,
+      { user, tools, decisions },
+      maxSummaryTokens,
+      estimator,
+      previousSummary,
+    );
   }
 
   let memoryError: unknown;

@@ -1,6 +1,7 @@
 import { SummarizationError } from '../../errors/summarization-error';
 import type { Message } from '../../message/message';
 import { messageText } from '../../message/message-parts';
+import { assistantDecisionsOf } from '../../summarize/decision-sentences';
 import { toolIdentifiersOf } from '../../summarize/tool-identifiers';
 import { shortenPastedBlobs } from '../../truncate/shorten-pasted-blobs';
 import { isUserTurn } from '../current-turn';
@@ -148,6 +149,7 @@ async function summarizeHistory(draft: RequestDraft, context: StageContext, end:
       input,
       userTexts: userTextsOf(span, draft.coveredCount),
       toolIdentifiers: options.auditIdentifiers ? toolIdentifiersOf(span) : [],
+      assistantDecisions: options.auditIdentifiers ? assistantDecisionsOf(span) : [],
       options,
       contextWindow: context.budget.contextWindow,
       reason: context.reason,
