@@ -19,7 +19,7 @@ const TOOL_SHARE = 0.15;
 /** Rounds of shortening the summary and listing again what the shortening cut out. */
 const FIT_ROUNDS = 4;
 
-/** The identifiers {@link withIdentifiers} checks a summary against, each list oldest first. */
+/** What {@link withIdentifiers} checks a summary against, each list oldest first. */
 export interface IdentifierSources {
   /** Identifiers of the user's words. */
   user: readonly string[];
@@ -34,8 +34,10 @@ export interface IdentifierSources {
  * - the user's, on an `Identifiers the user gave:` line of at most a quarter of the bound (the
  *   latest first);
  * - the tools', on an `Identifiers the tools returned:` line of at least a tenth of the bound when
- *   it has that many, and up to 15% from room the summary and the user's line leave (the latest
- *   first).
+ *   it has that many, and up to 15% from room the summary and the other lines leave (the latest
+ *   first);
+ * - the decisions the assistant stated (`decisions`), verbatim, one `Decision stated:` line each,
+ *   within 15% of the bound (the latest first), before the identifier lines.
  *
  * The summary's middle is shortened to make room for the lines when it must, and what that cut
  * out is listed again (within the same shares). The summary is the only place an old tool result's
@@ -94,8 +96,9 @@ export function withIdentifiers(
     userLine = userLineOf(fitted);
     decisionLines = decisionLinesOf(fitted);
   }
-  // Rounds used up (identifiers cut out faster than the lines' shares fill): the user's line stays
-  // whole and the summary gives way once more; what this last cut takes is not listed again.
+  // Rounds used up (identifiers cut out faster than the lines' shares fill): the user's and the
+  // decisions' lines stay whole and the summary gives way once more; what this last cut takes is
+  // not listed again.
   const kept = lineTokens(userLine) + lineTokens(decisionLines);
   if (estimator.countText(fitted) + kept > maxTokens) {
     const shortened = fitSummaryToBound(
