@@ -19,7 +19,10 @@ export interface SummarizeSpanInput {
   input: readonly Message[];
   /** The user's words of the newly covered messages, by conversation number (to accept quoted rules). */
   userTexts: readonly { number: number; text: string }[];
-  /** The identifiers the newly covered tool results mentioned, oldest first (as they were, not stubbed). */
+  /**
+   * The identifiers the newly covered tool results mentioned, as they were (not stubbed), read from
+   * the end: best first (see `toolIdentifiersOf`).
+   */
   toolIdentifiers: readonly string[];
   /** The assistant's sentences of the span that state a choice (see `assistantDecisionsOf`). */
   assistantDecisions: readonly string[];

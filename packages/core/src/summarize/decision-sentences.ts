@@ -1,15 +1,18 @@
 import type { Message } from '../message/message';
 import { messageText } from '../message/message-parts';
 import { splitSentences } from '../pin/detect-rules';
+import { CHOICE_WORDS } from './salient-sentences';
 
 /**
- * Words that make a sentence state a choice: a decision taken ("went with", "decided", "settled
- * on"), a recommendation, or one option over another ("rather than", "instead of", "…, not Y").
- * The decision words of the user's salient sentences (`salientSentences`), with "recommend" and
- * "opt for"; without the modals and directions, which the assistant's text is full of.
+ * Words that make a sentence state a choice: a decision taken or one option over another
+ * ({@link CHOICE_WORDS}: "went with", "decided", "rather than", the words the user's salient
+ * sentences read a choice by), "opt for", a recommendation, or "…, not Y"; not the modals and
+ * directions the user's sentences are also kept for, which the assistant's text is full of.
  */
-const DECISION =
-  /\b(?:go(?:ing)? with|went with|rather than|instead of|decid(?:e|ed|ing)|decision|chose|chosen|choose|opt(?:ed|ing)? for|settled? on|switch(?:ed)? to|recommend(?:s|ed|ation)?)\b|,\s*(?:and\s+)?not\b/i;
+const DECISION = new RegExp(
+  `\\b(?:${CHOICE_WORDS}|opt(?:ed|ing)? for|recommend(?:s|ed|ation)?)\\b|,\\s*(?:and\\s+)?not\\b`,
+  'i',
+);
 /** Longer sentences are prose a decision is buried in (or data), not a statement of one. */
 const MAX_CHARS = 400;
 /** A statement names its choice: a few words at least. */

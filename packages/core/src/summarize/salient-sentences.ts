@@ -3,14 +3,24 @@ import { FILLER, IMPERATIVE } from '../pin/rule-patterns';
 import { salientIdentifiers } from './salient-identifiers';
 
 /**
- * Words that make a sentence carry a choice or a direction: a decision ("go with", "rather than",
- * "decided"), an obligation or a wish ("should", "need", "I'd like"), a limit ("only", "never"),
- * or anything said to the assistant about what it does ("you", "your").
+ * Words that state a choice taken or made between options ("went with", "rather than",
+ * "decided"): shared by the user's salient sentences (below) and the assistant's decisions
+ * (`assistantDecisionsOf`). A regular-expression alternation.
+ */
+export const CHOICE_WORDS =
+  'go(?:ing)? with|went with|rather than|instead of|decid(?:e|ed|ing)|decision|chose|chosen|choose|settled? on|switch(?:ed)? to';
+
+/**
+ * Words that make a sentence carry a choice or a direction: a decision ({@link CHOICE_WORDS}, "pick",
+ * "prefer", "agreed", "we'll"), an obligation or a wish ("should", "need", "I'd like"), a limit
+ * ("only", "never"), or anything said to the assistant about what it does ("you", "your").
  * Wider than the rule detector on purpose: a sentence kept by mistake costs a few tokens, a
  * sentence left out is gone from the request.
  */
-const CUES =
-  /\b(?:go(?:ing)? with|went with|rather than|instead of|decid(?:e|ed|ing)|decision|chose|chosen|choose|pick(?:ed)?|prefer(?:red|s)?|settled? on|agreed?|let'?s|we'?ll|we will|switch(?:ed)? to|should|shouldn'?t|must|mustn'?t|need(?:s|ed)?|have to|has to|make sure|ensure|never|always|only|don'?t|do not|doesn'?t|does not|won'?t|can'?t|cannot|please|avoid|keep|stop|no longer|from now on|going forward|want(?:s|ed)?|would like|i'?d like|i'?d rather|every|each|any|per|nobody|no one|nothing|none|whenever|unless|until|without|owns?|owner|responsible|in charge|approves?|sign[- ]off|on call|pager|you|your)\b/i;
+const CUES = new RegExp(
+  `\\b(?:${CHOICE_WORDS}|pick(?:ed)?|prefer(?:red|s)?|agreed?|let'?s|we'?ll|we will|should|shouldn'?t|must|mustn'?t|need(?:s|ed)?|have to|has to|make sure|ensure|never|always|only|don'?t|do not|doesn'?t|does not|won'?t|can'?t|cannot|please|avoid|keep|stop|no longer|from now on|going forward|want(?:s|ed)?|would like|i'?d like|i'?d rather|every|each|any|per|nobody|no one|nothing|none|whenever|unless|until|without|owns?|owner|responsible|in charge|approves?|sign[- ]off|on call|pager|you|your)\\b`,
+  'i',
+);
 
 /**
  * A capitalized word after the first one (a person, a team, a product, a place), or an acronym
