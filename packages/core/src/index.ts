@@ -241,6 +241,7 @@ export {
 } from './structure/default-tool-mapping';
 export type { ClusterOptions, CollapseOptions, SupersedeOptions } from './structure/structure-options';
 export type { ToolEffect, ToolMapping } from './structure/tool-effect';
+export type { StatedDecision } from './summarize/decision-sentences';
 export { DEFAULT_SUMMARY_PROMPT } from './summarize/default-summary-prompt';
 export { extractIdentifiers } from './summarize/extract-identifiers';
 export {

@@ -84,7 +84,7 @@ const FLOOR_CHARS_MAX = 512;
  * - a current-turn tool result is cut, when nothing else fits, to 0.5% of the window, 160–512
  *   characters;
  * - a reduction step that changes the request's prefix frees at least half the window (85% → 35%) where it can; the user's own words beside a summary
- *   take at most 15% of it; pasted blobs over twice the kept size are shortened like tool results.
+ *   take at most 30% of it; pasted blobs over twice the kept size are shortened like tool results.
  */
 export function requestBudget(contextWindow: number, options: ResolvedCompactionOptions): RequestBudget {
   const { thresholds, protectedRatio, summaryMaxTokens, toolResultReduction } = options;

@@ -10,7 +10,7 @@ import type { CompactionAction } from './compaction-action';
 import { assembleRequest, type ConversationLayout, type SummaryPlacement } from './compaction-layout';
 import { currentTurnStart } from './current-turn';
 import { scopeId } from './scope-id';
-import { type UserWordsBlock, userWordsBlock } from './user-words-block';
+import { type UserWordsBlock, userWordsBlock, userWordsBound } from './user-words-block';
 
 /** What every draft of one request shares. */
 export interface DraftSettings {
@@ -31,12 +31,6 @@ export interface DraftSettings {
   readonly countScope: object;
   readonly countMessages: (messages: readonly Message[]) => number;
 }
-
-/**
- * The share of a span's own tokens its user words may take beside its summary or note: what
- * stands in for a span is never larger than the span.
- */
-export const USER_WORDS_SPAN_SHARE = 0.5;
 
 /** The parts of a draft that stages replace. */
 export interface DraftParts {
@@ -113,7 +107,7 @@ export function createDraft(
     const key = `${from}:${messages.length}:${maxTokens}:${beside}`;
     let block = blocks.get(key);
     if (block === undefined) {
-      const bound = Math.min(maxTokens, Math.floor(settings.countMessages(messages) * USER_WORDS_SPAN_SHARE));
+      const bound = userWordsBound(messages, maxTokens, settings.countMessages);
       // Remembered by content: a fresh copy of the same span (every request of a server) quotes
       // and counts nothing again.
       const memoKey = `${scopeId(settings.countScope)}|${from}|${bound}|${settings.blobMinChars}|${settings.blobKeepChars}|${settings.marks?.key ?? '-'}|${beside}`;

@@ -1,6 +1,7 @@
 import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
 import type { CompactionState, PinnedQuote } from '../store/compaction-state';
+import type { StatedDecision } from '../summarize/decision-sentences';
 import { summarize } from '../summarize/summarize';
 import type { CompactionReason } from './compaction-event';
 import { layoutConversation } from './compaction-layout';
@@ -24,8 +25,11 @@ export interface SummarizeSpanInput {
    * the end: best first (see `toolIdentifiersOf`).
    */
   toolIdentifiers: readonly string[];
-  /** The assistant's sentences of the span that state a choice (see `assistantDecisionsOf`). */
-  assistantDecisions: readonly string[];
+  /**
+   * The sentences that state a choice a summary must not lose (see `decisionsOf`): the assistant's
+   * of the span, and the user's whose messages the user's words beside the summary will not quote.
+   */
+  decisions: readonly StatedDecision[];
   options: ResolvedCompactionOptions;
   contextWindow: number | undefined;
   reason: CompactionReason;
@@ -55,7 +59,7 @@ export async function summarizeSpan({
   input,
   userTexts,
   toolIdentifiers,
-  assistantDecisions,
+  decisions,
   options,
   contextWindow,
   reason,
@@ -98,7 +102,7 @@ export async function summarizeSpan({
     conversationId,
     userTexts,
     toolIdentifiers,
-    assistantDecisions,
+    decisions,
   });
   const summaries = merge ? [result.summary] : [...previous, result.summary];
   const covered = layoutConversation(messages, coveredCount).covered;

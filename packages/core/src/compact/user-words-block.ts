@@ -9,6 +9,21 @@ import { isUserTurn } from './current-turn';
 export const USER_WORDS_HEADING =
   "The user's own words in that part of the conversation, verbatim (oldest first):";
 
+/**
+ * The share of a span's own tokens its user words may take beside its summary or note: what
+ * stands in for a span is never larger than the span.
+ */
+const USER_WORDS_SPAN_SHARE = 0.5;
+
+/** The bound on the block of the user's words of `messages`: `maxTokens`, and at most half the span. */
+export function userWordsBound(
+  messages: readonly Message[],
+  maxTokens: number,
+  countMessages: (messages: readonly Message[]) => number,
+): number {
+  return Math.min(maxTokens, Math.floor(countMessages(messages) * USER_WORDS_SPAN_SHARE));
+}
+
 /** Options of {@link userWordsBlock}. */
 export interface UserWordsBlockOptions {
   /** Conversation number (0-based, system messages not counted) of `messages[0]`'s first conversation message. */

@@ -1,4 +1,5 @@
 import type { Estimator } from '../estimate/estimator';
+import type { StatedDecision } from './decision-sentences';
 import { fitSummaryToBound } from './fit-summary-to-bound';
 import { seriesMembers } from './salient-identifiers';
 
@@ -8,6 +9,8 @@ export const IDENTIFIERS_LINE_PREFIX = 'Identifiers the user gave:';
 export const TOOL_IDENTIFIERS_LINE_PREFIX = 'Identifiers the tools returned:';
 /** The prefix of a line that carries a decision the assistant stated that a summary left out. */
 export const DECISION_LINE_PREFIX = 'Decision stated:';
+/** The prefix of a line that carries a decision the user stated that a summary left out. */
+export const USER_DECISION_LINE_PREFIX = 'Decision stated by the user:';
 /** The most of the bound the decisions' lines may take (the summary's middle gives way). */
 const DECISION_SHARE = 0.15;
 /** The most of the bound the user's identifiers line may take (the summary's middle gives way). */
@@ -25,8 +28,8 @@ export interface IdentifierSources {
   user: readonly string[];
   /** Identifiers the tool results mentioned (see `toolIdentifiersOf`: read from the end, best first). */
   tools: readonly string[];
-  /** Sentences of the assistant's that state a choice (see `assistantDecisionsOf`). */
-  decisions?: readonly string[];
+  /** Sentences that state a choice, oldest first (see `decisionsOf`). */
+  decisions?: readonly StatedDecision[];
 }
 
 /**
@@ -36,8 +39,9 @@ export interface IdentifierSources {
  * - the tools', on an `Identifiers the tools returned:` line of at least a tenth of the bound when
  *   it has that many, and up to 15% from room the summary and the other lines leave (the latest
  *   first);
- * - the decisions the assistant stated (`decisions`), verbatim, one `Decision stated:` line each,
- *   within 15% of the bound (the latest first), before the identifier lines.
+ * - the decisions stated (`decisions`), verbatim, one line each (`Decision stated:`, or
+ *   `Decision stated by the user:`), within 15% of the bound (the latest first), before the
+ *   identifier lines.
  *
  * The summary's middle is shortened to make room for the lines when it must, and what that cut
  * out is listed again (within the same shares). The summary is the only place an old tool result's
@@ -55,12 +59,14 @@ export function withIdentifiers(
   estimator: Estimator,
   previousSummary?: string,
 ): string {
-  const carried = { user: [] as string[], tools: [] as string[], decisions: [] as string[] };
+  const carried: CarriedLines = { user: [], tools: [], decisions: [] };
   for (const text of [previousSummary ?? '', summary]) collectLines(text, carried);
   const body = withoutLines(summary);
   const userPool = weakFirst([...carried.user, ...sources.user]);
   const toolPool = weakFirst([...carried.tools, ...sources.tools]);
   const decisionPool = [...carried.decisions, ...(sources.decisions ?? [])];
+  const decisionTexts = decisionPool.map((decision) => decision.text);
+  const byText = new Map(decisionPool.map((decision) => [decision.text, decision]));
   const lineTokens = (line: string | undefined) => (line === undefined ? 0 : estimator.countText(line) + 2);
   const userLineOf = (text: string) =>
     latestLine(
@@ -72,8 +78,7 @@ export function withIdentifiers(
 
   const decisionLinesOf = (text: string) =>
     latestLines(
-      DECISION_LINE_PREFIX,
-      missingFrom(text, decisionPool),
+      missingFrom(text, decisionTexts).map((sentence) => decisionLine(byText.get(sentence)!)),
       Math.floor(maxTokens * DECISION_SHARE),
       estimator,
     );
@@ -170,21 +175,18 @@ function latestLine(
   return taken.length === 0 ? undefined : `${prefix} ${taken.join(', ')}`;
 }
 
-/**
- * One `prefix` line per item of `items` (kept in order), the latest that fit `maxTokens` together;
- * none: `undefined`.
- */
-function latestLines(
-  prefix: string,
-  items: readonly string[],
-  maxTokens: number,
-  estimator: Estimator,
-): string | undefined {
+/** The line that carries `decision`. */
+function decisionLine(decision: StatedDecision): string {
+  return `${decision.by === 'user' ? USER_DECISION_LINE_PREFIX : DECISION_LINE_PREFIX} ${decision.text}`;
+}
+
+/** The latest of `lines` (kept in order) that fit `maxTokens` together; none: `undefined`. */
+function latestLines(lines: readonly string[], maxTokens: number, estimator: Estimator): string | undefined {
   if (maxTokens <= 0) return undefined;
   const taken: string[] = [];
   let tokens = 0;
-  for (let index = items.length - 1; index >= 0; index--) {
-    const line = `${prefix} ${items[index]}`;
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const line = lines[index]!;
     const cost = estimator.countText(line) + 1;
     if (tokens + cost > maxTokens) break;
     tokens += cost;
@@ -194,19 +196,38 @@ function latestLines(
 }
 
 /** The prefixes of the lines {@link withIdentifiers} writes. */
-const LINE_PREFIXES = [IDENTIFIERS_LINE_PREFIX, TOOL_IDENTIFIERS_LINE_PREFIX, DECISION_LINE_PREFIX];
+const LINE_PREFIXES = [
+  IDENTIFIERS_LINE_PREFIX,
+  TOOL_IDENTIFIERS_LINE_PREFIX,
+  DECISION_LINE_PREFIX,
+  USER_DECISION_LINE_PREFIX,
+];
+
+/** What the identifier and decision lines of a summary carry. */
+interface CarriedLines {
+  user: string[];
+  tools: string[];
+  decisions: StatedDecision[];
+}
 
 /** Adds what `text`'s identifier and decision lines carry to `into`. */
-function collectLines(text: string, into: { user: string[]; tools: string[]; decisions: string[] }): void {
+function collectLines(text: string, into: CarriedLines): void {
   for (const line of text.split('\n')) {
     const trimmed = line.trim();
     if (trimmed.startsWith(IDENTIFIERS_LINE_PREFIX)) {
       into.user.push(...splitList(trimmed.slice(IDENTIFIERS_LINE_PREFIX.length)));
     } else if (trimmed.startsWith(TOOL_IDENTIFIERS_LINE_PREFIX)) {
       into.tools.push(...splitList(trimmed.slice(TOOL_IDENTIFIERS_LINE_PREFIX.length)));
-    } else if (trimmed.startsWith(DECISION_LINE_PREFIX)) {
-      const decision = trimmed.slice(DECISION_LINE_PREFIX.length).trim();
-      if (decision !== '') into.decisions.push(decision);
+    } else {
+      const by = trimmed.startsWith(DECISION_LINE_PREFIX)
+        ? 'assistant'
+        : trimmed.startsWith(USER_DECISION_LINE_PREFIX)
+          ? 'user'
+          : undefined;
+      if (by === undefined) continue;
+      const prefix = by === 'user' ? USER_DECISION_LINE_PREFIX : DECISION_LINE_PREFIX;
+      const decision = trimmed.slice(prefix.length).trim();
+      if (decision !== '') into.decisions.push({ text: decision, by });
     }
   }
 }

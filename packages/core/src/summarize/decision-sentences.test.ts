@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../message/message';
-import { assistantDecisionsOf } from './decision-sentences';
+import { decisionsOf } from './decision-sentences';
 
-describe('assistantDecisionsOf', () => {
-  it("takes the assistant's sentences that state a choice, once each, oldest first", () => {
+describe('decisionsOf', () => {
+  it("takes the user's and the assistant's sentences that state a choice, once each, oldest first", () => {
     const messages: Message[] = [
       { role: 'user', content: 'We decided to go with Redis rather than Memcached for sessions.' },
       {
@@ -22,20 +22,38 @@ describe('assistantDecisionsOf', () => {
           'My recommendation stands: feature flags over long-lived branches for the webhooks limiter.\nThe tests pass.\nWe use Postgres, not MySQL, for the ledger.\nI went with blue-green deploys over rolling deploys for the ledger queue since it rolls back in a minute.',
       },
     ];
-    expect(assistantDecisionsOf(messages)).toEqual([
-      'I went with blue-green deploys over rolling deploys for the ledger queue since it rolls back in a minute.',
-      'My recommendation stands: feature flags over long-lived branches for the webhooks limiter.',
-      'We use Postgres, not MySQL, for the ledger.',
+    expect(decisionsOf(messages)).toEqual([
+      { text: 'We decided to go with Redis rather than Memcached for sessions.', by: 'user' },
+      {
+        text: 'I went with blue-green deploys over rolling deploys for the ledger queue since it rolls back in a minute.',
+        by: 'assistant',
+      },
+      {
+        text: 'My recommendation stands: feature flags over long-lived branches for the webhooks limiter.',
+        by: 'assistant',
+      },
+      { text: 'We use Postgres, not MySQL, for the ledger.', by: 'assistant' },
     ]);
   });
 
-  it('leaves out questions, fragments and plain narration', () => {
+  it('leaves out questions, fragments, plain narration and tool output', () => {
     const messages: Message[] = [
       {
         role: 'assistant',
         content: 'Decided. Which one did you choose? The build ran for four minutes and passed.',
       },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'c1',
+            toolName: 'read_file',
+            content: 'We decided to go with Redis rather than Memcached.',
+          },
+        ],
+      },
     ];
-    expect(assistantDecisionsOf(messages)).toEqual([]);
+    expect(decisionsOf(messages)).toEqual([]);
   });
 });

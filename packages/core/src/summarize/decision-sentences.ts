@@ -18,20 +18,28 @@ const MAX_CHARS = 400;
 /** A statement names its choice: a few words at least. */
 const MIN_WORDS = 5;
 
+/** A sentence that states a choice, and who stated it. */
+export interface StatedDecision {
+  /** The sentence, verbatim. */
+  readonly text: string;
+  readonly by: 'user' | 'assistant';
+}
+
 /**
- * The sentences of the assistant's text in `messages` that state a choice (see {@link DECISION}),
- * oldest first, each once: what a summary that drops them would lose of why the work went the way
- * it did. Questions and fragments are left out. Deterministic and linear in the text.
+ * The sentences of the user's and the assistant's text in `messages` that state a choice (see
+ * {@link DECISION}), oldest first, each once: what a summary that drops them would lose of why the
+ * work went the way it did. Questions and fragments are left out; tool results and system
+ * messages are not read. Deterministic and linear in the text.
  */
-export function assistantDecisionsOf(messages: readonly Message[]): string[] {
-  const found = new Set<string>();
+export function decisionsOf(messages: readonly Message[]): StatedDecision[] {
+  const found = new Map<string, StatedDecision>();
   for (const message of messages) {
-    if (message.role !== 'assistant') continue;
+    if (message.role !== 'assistant' && message.role !== 'user') continue;
     for (const sentence of splitSentences(messageText(message))) {
       if (sentence.length > MAX_CHARS || sentence.endsWith('?') || found.has(sentence)) continue;
       if (sentence.split(/\s+/).length < MIN_WORDS || !DECISION.test(sentence)) continue;
-      found.add(sentence);
+      found.set(sentence, { text: sentence, by: message.role });
     }
   }
-  return [...found];
+  return [...found.values()];
 }

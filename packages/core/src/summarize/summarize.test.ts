@@ -220,6 +220,36 @@ describe('summarize', () => {
     expect(later.summary).toContain(decision);
   });
 
+  it("appends the user's decisions it is given on their own lines, and carries them on as the user's", async () => {
+    const mine = 'We settled on weekly releases rather than daily ones for the ledger.';
+    const yours = 'I went with a canary stage instead of a full rollout.';
+    const messages: Message[] = [
+      { role: 'user', content: `Some history first. ${mine}` },
+      { role: 'assistant', content: `Understood. ${yours}` },
+    ];
+    const vague = vi.fn<Summarizer>().mockResolvedValue('Release cadence was discussed.');
+    const first = await summarize({ messages, summarizer: vague });
+    expect(first.summary.split('\n')).toEqual(
+      expect.arrayContaining([`Decision stated by the user: ${mine}`, `Decision stated: ${yours}`]),
+    );
+    // Given explicitly: only those (a caller whose user's words are quoted elsewhere passes none of them).
+    const given = await summarize({
+      messages,
+      summarizer: vague,
+      decisions: [{ text: yours, by: 'assistant' }],
+    });
+    expect(given.summary).not.toContain(mine);
+    const later = await summarize({
+      messages: [{ role: 'user', content: 'Next, the webhooks.' }],
+      previousSummary: first.summary,
+      summarizer: vague,
+    });
+    expect(later.summary.split('\n')).toEqual(
+      expect.arrayContaining([`Decision stated by the user: ${mine}`, `Decision stated: ${yours}`]),
+    );
+    expect(later.summary.match(/Decision stated/g)).toHaveLength(2);
+  });
+
   it('lists again what shortening the summary for the lines cut out of it', async () => {
     // The summary names ABC-123 in its middle only; the user's line takes room, the middle goes.
     const middle = vi

@@ -7,7 +7,7 @@ import type { PinnedQuote } from '../store/compaction-state';
 import { truncateText } from '../truncate/truncate-text';
 import { linkSignals } from './abortable';
 import { withIdentifiers } from './append-identifiers';
-import { assistantDecisionsOf } from './decision-sentences';
+import { decisionsOf, type StatedDecision } from './decision-sentences';
 import { DEFAULT_SUMMARY_PROMPT, MEMORY_INSTRUCTIONS } from './default-summary-prompt';
 import { fitSummaryToBound } from './fit-summary-to-bound';
 import { type RenderTranscriptOptions, renderMessage } from './render-transcript';
@@ -43,8 +43,8 @@ export interface SummarizeOptions {
    * results survive into the summary; those it left out are appended to it, within the bound: the
    * user's on one line (`Identifiers the user gave: …`; the summary's middle is shortened to make
    * room when it must), the tools' on another (`Identifiers the tools returned: …`, a tenth of the
-   * bound in any case, up to 15% from room the summary leaves); likewise the decisions the assistant
-   * stated (`Decision stated: …`, see `assistantDecisions`). The lines of the previous summary are
+   * bound in any case, up to 15% from room the summary leaves); likewise the decisions stated
+   * (`Decision stated: …`, see `decisions`). The lines of the previous summary are
    * carried on. No second call is made for them.
    * @default true
    */
@@ -57,12 +57,12 @@ export interface SummarizeOptions {
    */
   toolIdentifiers?: readonly string[];
   /**
-   * The sentences of the assistant's in the span that state a choice, oldest first (checked by
+   * The sentences of the span that state a choice, oldest first, with who stated them (checked by
    * `auditIdentifiers`: those the summary left out are appended verbatim, the latest first, on
-   * `Decision stated: …` lines within 15% of the bound).
-   * @default `assistantDecisionsOf(messages)`
+   * `Decision stated: …` or `Decision stated by the user: …` lines within 15% of the bound).
+   * @default the user's and the assistant's sentences of `messages` that state a choice
    */
-  assistantDecisions?: readonly string[];
+  decisions?: readonly StatedDecision[];
   /**
    * The user's words in the span, by conversation number: a `Standing instructions:` list at the
    * end of the summary (see the default prompt) is checked against them, and only quotes found
@@ -144,7 +144,7 @@ export async function summarize({
   conversationId,
   userTexts = userTextsOf(messages),
   toolIdentifiers,
-  assistantDecisions,
+  decisions: statedDecisions,
 }: SummarizeOptions): Promise<SummarizeResult> {
   if (typeof summarizer !== 'function') {
     throw new InvalidConfigError({ option: 'summarizer', value: summarizer, message: 'must be a function' });
@@ -227,7 +227,7 @@ export async function summarize({
       userTexts.map((entry) => salientIdentifiers(entry.text, { maxCount: 40, maxChars: 1_000 })),
     );
     const tools = toolIdentifiers ?? toolIdentifiersOf(messages);
-    const decisions = assistantDecisions ?? assistantDecisionsOf(messages);
+    const decisions = statedDecisions ?? decisionsOf(messages);
     summary = withIdentifiers(
       summary,
       { user, tools, decisions },

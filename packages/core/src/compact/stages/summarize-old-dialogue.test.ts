@@ -102,3 +102,43 @@ describe('summarize old dialogue: only when the dialogue itself fills the window
     }
   });
 });
+
+describe('summarize old dialogue: the decisions a summary drops', () => {
+  it("come back on their lines: the user's whose message the user's words leave out, and the assistant's", async () => {
+    // Every user message is full of sentences the user's words keep when they shorten a message,
+    // so the oldest are left out whole.
+    const messages = conversation(60, 120, 200).map((message, index) =>
+      message.role === 'user' && index < 121
+        ? {
+            ...message,
+            content: Array.from(
+              { length: 12 },
+              (_, line) => `Check ${index}.${line}: the service must answer within ${line + 2} seconds.`,
+            ).join(' '),
+          }
+        : message,
+    );
+    const theirs = 'We decided to go with Redis rather than Memcached for the session store.';
+    const ours = 'I went with a canary stage instead of a full rollout for the billing service.';
+    const recent = 'We settled on weekly releases rather than daily ones for the ledger.';
+    const say = (index: number, sentence: string) => {
+      const message = messages[index]!;
+      messages[index] = { ...message, content: `${message.content as string} ${sentence}` };
+    };
+    say(1, theirs); // the first user message: condensed into the summary, out of the user's words
+    say(2, ours); // the first answer: only the summary holds it
+    say(81, recent); // a later user message, quoted beside the summary
+    const { summarizer } = counting();
+    const result = await compactMessages(messages, { contextWindow: 16_000, summarizer });
+    expect(result.actions).toContain('summarize');
+    const summary = result.state!.summaries.join('\n');
+    expect(summary.split('\n')).toEqual(
+      expect.arrayContaining([`Decision stated by the user: ${theirs}`, `Decision stated: ${ours}`]),
+    );
+    const request = JSON.stringify(result.messages);
+    expect(request).toMatch(/\[user messages 1–\d+: condensed into the summary above\]/);
+    // A quoted message keeps its decision in the user's words: not written twice.
+    expect(request.split(recent)).toHaveLength(2);
+    expect(summary).not.toContain(recent);
+  });
+});

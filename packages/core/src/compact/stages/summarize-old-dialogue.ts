@@ -1,7 +1,7 @@
 import { SummarizationError } from '../../errors/summarization-error';
 import type { Message } from '../../message/message';
 import { messageText } from '../../message/message-parts';
-import { assistantDecisionsOf } from '../../summarize/decision-sentences';
+import { decisionsOf, type StatedDecision } from '../../summarize/decision-sentences';
 import { toolIdentifiersOf } from '../../summarize/tool-identifiers';
 import { shortenPastedBlobs } from '../../truncate/shorten-pasted-blobs';
 import { isUserTurn } from '../current-turn';
@@ -9,7 +9,7 @@ import { olderBoundary } from '../older-boundary';
 import { conversationCount, type RequestDraft } from '../request-draft';
 import type { Stage, StageContext } from '../stage';
 import { summarizeSpan } from '../summarize-span';
-import { USER_WORDS_HEADING } from '../user-words-block';
+import { USER_WORDS_HEADING, userWordsBlock, userWordsBound } from '../user-words-block';
 import { fitHistory } from './fit-history';
 
 /**
@@ -149,7 +149,7 @@ async function summarizeHistory(draft: RequestDraft, context: StageContext, end:
       input,
       userTexts: userTextsOf(span, draft.coveredCount),
       toolIdentifiers: options.auditIdentifiers ? toolIdentifiersOf(span) : [],
-      assistantDecisions: options.auditIdentifiers ? assistantDecisionsOf(span) : [],
+      decisions: options.auditIdentifiers ? decisionsToKeep(draft, span, context) : [],
       options,
       contextWindow: context.budget.contextWindow,
       reason: context.reason,
@@ -184,6 +184,37 @@ async function summarizeHistory(draft: RequestDraft, context: StageContext, end:
     });
     return undefined;
   }
+}
+
+/**
+ * The decisions a summary of `span` must not lose: the assistant's of the span (the summary is the
+ * only place its text survives), and the user's of every covered message — the span's and those
+ * covered before — that the block of the user's words beside the new summary will leave out for
+ * room (a message quoted, whole or in part, keeps its choices there).
+ */
+function decisionsToKeep(
+  draft: RequestDraft,
+  span: readonly Message[],
+  context: StageContext,
+): StatedDecision[] {
+  const { estimator, budget } = context;
+  const covered = [...draft.layout.covered, ...span];
+  const block = userWordsBlock(covered, {
+    firstNumber: 0,
+    maxTokens: userWordsBound(covered, draft.userWordsMaxTokens, (list) => estimator.countMessages(list)),
+    countText: (text) => estimator.countText(text),
+    blobMinChars: budget.blobMinChars,
+    blobKeepChars: budget.blobKeepChars,
+  });
+  const spanStart = draft.layout.covered.length;
+  const sources: Message[] = [];
+  let number = 0;
+  covered.forEach((message, index) => {
+    if (message.role === 'system') return;
+    const own = number++;
+    if (isUserTurn(message) ? !block.quoted.has(own) : index >= spanStart) sources.push(message);
+  });
+  return decisionsOf(sources);
 }
 
 /** The user's words of `messages`, by conversation number. */
