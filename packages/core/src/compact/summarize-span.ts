@@ -102,7 +102,10 @@ export async function summarizeSpan({
     conversationId,
     userTexts,
     toolIdentifiers,
-    decisions,
+    // Stacked summaries stay in the request: a decision one of them holds is not written again.
+    decisions: merge
+      ? decisions
+      : decisions.filter((decision) => !previous.some((text) => text.includes(decision.text))),
   });
   const summaries = merge ? [result.summary] : [...previous, result.summary];
   const covered = layoutConversation(messages, coveredCount).covered;

@@ -103,31 +103,40 @@ describe('summarize old dialogue: only when the dialogue itself fills the window
   });
 });
 
+/**
+ * `conversation(turns, …)` whose user messages are full of sentences the user's words keep when they
+ * shorten a message, so that beside a summary the oldest are left out whole.
+ */
+function crowded(turns: number): Message[] {
+  return conversation(turns, 120, 200).map((message, index) =>
+    message.role === 'user' && index <= 2 * turns
+      ? {
+          ...message,
+          content: Array.from(
+            { length: 12 },
+            (_, line) => `Check ${index}.${line}: the service must answer within ${line + 2} seconds.`,
+          ).join(' '),
+        }
+      : message,
+  );
+}
+
+/** `messages` with `sentence` added to the end of message `index`. */
+function say(messages: Message[], index: number, sentence: string): void {
+  const message = messages[index]!;
+  messages[index] = { ...message, content: `${message.content as string} ${sentence}` };
+}
+
 describe('summarize old dialogue: the decisions a summary drops', () => {
+  const theirs = 'We decided to go with Redis rather than Memcached for the session store.';
+  const ours = 'I went with a canary stage instead of a full rollout for the billing service.';
+
   it("come back on their lines: the user's whose message the user's words leave out, and the assistant's", async () => {
-    // Every user message is full of sentences the user's words keep when they shorten a message,
-    // so the oldest are left out whole.
-    const messages = conversation(60, 120, 200).map((message, index) =>
-      message.role === 'user' && index < 121
-        ? {
-            ...message,
-            content: Array.from(
-              { length: 12 },
-              (_, line) => `Check ${index}.${line}: the service must answer within ${line + 2} seconds.`,
-            ).join(' '),
-          }
-        : message,
-    );
-    const theirs = 'We decided to go with Redis rather than Memcached for the session store.';
-    const ours = 'I went with a canary stage instead of a full rollout for the billing service.';
+    const messages = crowded(60);
     const recent = 'We settled on weekly releases rather than daily ones for the ledger.';
-    const say = (index: number, sentence: string) => {
-      const message = messages[index]!;
-      messages[index] = { ...message, content: `${message.content as string} ${sentence}` };
-    };
-    say(1, theirs); // the first user message: condensed into the summary, out of the user's words
-    say(2, ours); // the first answer: only the summary holds it
-    say(81, recent); // a later user message, quoted beside the summary
+    say(messages, 1, theirs); // the first user message: condensed into the summary, out of the user's words
+    say(messages, 2, ours); // the first answer: only the summary holds it
+    say(messages, 81, recent); // a later user message, quoted beside the summary
     const { summarizer } = counting();
     const result = await compactMessages(messages, { contextWindow: 16_000, summarizer });
     expect(result.actions).toContain('summarize');
@@ -140,5 +149,19 @@ describe('summarize old dialogue: the decisions a summary drops', () => {
     // A quoted message keeps its decision in the user's words: not written twice.
     expect(request.split(recent)).toHaveLength(2);
     expect(summary).not.toContain(recent);
+  });
+
+  it('are written once across stacked summaries', async () => {
+    const messages = crowded(60);
+    say(messages, 1, theirs);
+    const { summarizer } = counting();
+    const options = { contextWindow: 16_000, summarizer, summaryMode: 'stack' as const };
+    const first = await compactMessages(messages, options);
+    expect(first.state!.summaries.join('\n')).toContain(`Decision stated by the user: ${theirs}`);
+    // Thirty more turns: the first user message is still left out, and the first summary stays.
+    const more = [...messages.slice(0, -3), ...crowded(90).slice(121, -3), ...messages.slice(-3)];
+    const second = await compactMessages(more, { ...options, state: first.state });
+    expect(second.state!.summaries).toHaveLength(2);
+    expect(second.state!.summaries.join('\n').split(theirs)).toHaveLength(2);
   });
 });
