@@ -4,8 +4,8 @@ import { salientIdentifiers } from './salient-identifiers';
 
 /**
  * Words that state a choice taken or made between options ("went with", "rather than",
- * "decided"): shared by the user's salient sentences (below) and the assistant's decisions
- * (`decisionsOf`). A regular-expression alternation.
+ * "decided"): shared by the user's salient sentences (below) and the decisions a summary must not
+ * lose (`decisionsOf`). A regular-expression alternation.
  */
 export const CHOICE_WORDS =
   'go(?:ing)? with|went with|rather than|instead of|decid(?:e|ed|ing)|decision|chose|chosen|choose|settled? on|switch(?:ed)? to';

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { agentConversation } from '../../test/conversation-fixtures';
+import { InvalidConfigError } from '../errors/invalid-config-error';
 import { SummarizationError } from '../errors/summarization-error';
 import { createEstimator } from '../estimate/create-estimator';
 import { estimateTokens } from '../estimate/estimate-tokens';
@@ -248,6 +249,16 @@ describe('summarize', () => {
       expect.arrayContaining([`Decision stated by the user: ${mine}`, `Decision stated: ${yours}`]),
     );
     expect(later.summary.match(/Decision stated/g)).toHaveLength(2);
+  });
+
+  it('rejects decisions that are not { text, by } (plain sentences, an unknown speaker)', async () => {
+    const summarizer = vi.fn<Summarizer>().mockResolvedValue('A summary.');
+    for (const decisions of [['We went with Redis.'], [{ text: 'We went with Redis.', by: 'tool' }], 'x']) {
+      const call = summarize({ messages: conversation, summarizer, decisions: decisions as never });
+      await expect(call).rejects.toBeInstanceOf(InvalidConfigError);
+      await expect(call).rejects.toThrow(/"decisions"/);
+    }
+    expect(summarizer).not.toHaveBeenCalled();
   });
 
   it('lists again what shortening the summary for the lines cut out of it', async () => {

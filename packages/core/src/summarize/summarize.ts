@@ -170,6 +170,16 @@ export async function summarize({
       message: 'must be a number of milliseconds above 0 (Infinity for no limit)',
     });
   }
+  if (
+    statedDecisions !== undefined &&
+    !(Array.isArray(statedDecisions) && statedDecisions.every(isStatedDecision))
+  ) {
+    throw new InvalidConfigError({
+      option: 'decisions',
+      value: statedDecisions,
+      message: "must be an array of { text: string, by: 'user' | 'assistant' }",
+    });
+  }
   abortSignal?.throwIfAborted();
   const system = onMemory ? summaryPrompt + MEMORY_INSTRUCTIONS : summaryPrompt;
   const rendered = messages
@@ -304,4 +314,14 @@ function userTextsOf(messages: readonly Message[]): { number: number; text: stri
     if (text.trim() !== '') texts.push({ number: own, text });
   }
   return texts;
+}
+
+function isStatedDecision(value: unknown): value is StatedDecision {
+  const decision = value as Partial<StatedDecision> | null;
+  return (
+    typeof decision === 'object' &&
+    decision !== null &&
+    typeof decision.text === 'string' &&
+    (decision.by === 'user' || decision.by === 'assistant')
+  );
 }
