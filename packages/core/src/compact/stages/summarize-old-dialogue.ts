@@ -197,14 +197,16 @@ function decisionsToKeep(
   span: readonly Message[],
   context: StageContext,
 ): StatedDecision[] {
-  const { estimator, budget } = context;
+  const { estimator, budget, marks } = context;
   const covered = [...draft.layout.covered, ...span];
+  // The block the request will build (see `createDraft`): the same bound, counts and references.
   const block = userWordsBlock(covered, {
     firstNumber: 0,
     maxTokens: userWordsBound(covered, draft.userWordsMaxTokens, (list) => estimator.countMessages(list)),
     countText: (text) => estimator.countText(text),
     blobMinChars: budget.blobMinChars,
     blobKeepChars: budget.blobKeepChars,
+    imageRef: marks === undefined ? undefined : (part) => marks.image(part),
   });
   const spanStart = draft.layout.covered.length;
   const sources: Message[] = [];
