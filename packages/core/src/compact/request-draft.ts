@@ -76,6 +76,12 @@ export interface RequestDraft extends DraftParts {
   assemble(): Message[];
   /** The pinned block this draft carries, if any. */
   pinned(): PinnedBlock | undefined;
+  /**
+   * The block of the user's words a summary of `covered` (the conversation from its start) would
+   * have beside it in a request like this one: the same bound, counts and references, remembered by
+   * content, so the request made after that summary finds it made.
+   */
+  userWordsBeside(covered: readonly Message[]): UserWordsBlock;
 }
 
 /** Conversation (non-system) messages in a list. */
@@ -97,7 +103,31 @@ export function createDraft(
   const turnStart = currentTurnStart(layout.rest);
   const originalHistory = layout.rest.slice(0, turnStart);
   const originalTurn = layout.rest.slice(turnStart);
+  /** The block of the user's words of `messages` (numbered from `from`), remembered by content. */
+  const blockOf = (
+    from: number,
+    messages: readonly Message[],
+    maxTokens: number,
+    beside: 'summary' | 'note',
+  ) => {
+    const bound = userWordsBound(messages, maxTokens, settings.countMessages);
+    // Remembered by content: a fresh copy of the same span (every request of a server) quotes
+    // and counts nothing again.
+    const memoKey = `${scopeId(settings.countScope)}|${from}|${bound}|${settings.blobMinChars}|${settings.blobKeepChars}|${settings.marks?.key ?? '-'}|${beside}`;
+    return userWordsBlocks.get(messages, memoKey, () =>
+      userWordsBlock(messages, {
+        firstNumber: from,
+        maxTokens: bound,
+        countText: settings.countText,
+        blobMinChars: settings.blobMinChars,
+        blobKeepChars: settings.blobKeepChars,
+        imageRef: settings.marks === undefined ? undefined : (part) => settings.marks?.image(part),
+        beside,
+      }),
+    );
+  };
   const blocks = new Map<string, UserWordsBlock>();
+  /** `blockOf` for this draft's own spans (the covered prefix, the dropped messages). */
   const wordsOf = (
     from: number,
     messages: readonly Message[],
@@ -107,21 +137,7 @@ export function createDraft(
     const key = `${from}:${messages.length}:${maxTokens}:${beside}`;
     let block = blocks.get(key);
     if (block === undefined) {
-      const bound = userWordsBound(messages, maxTokens, settings.countMessages);
-      // Remembered by content: a fresh copy of the same span (every request of a server) quotes
-      // and counts nothing again.
-      const memoKey = `${scopeId(settings.countScope)}|${from}|${bound}|${settings.blobMinChars}|${settings.blobKeepChars}|${settings.marks?.key ?? '-'}|${beside}`;
-      block = userWordsBlocks.get(messages, memoKey, () =>
-        userWordsBlock(messages, {
-          firstNumber: from,
-          maxTokens: bound,
-          countText: settings.countText,
-          blobMinChars: settings.blobMinChars,
-          blobKeepChars: settings.blobKeepChars,
-          imageRef: settings.marks === undefined ? undefined : (part) => settings.marks?.image(part),
-          beside,
-        }),
-      );
+      block = blockOf(from, messages, maxTokens, beside);
       blocks.set(key, block);
     }
     return block;
@@ -226,6 +242,7 @@ export function createDraft(
       outOfView,
       with: (overrides) => make({ ...parts, ...overrides }),
       pinned: () => pinnedOf(parts),
+      userWordsBeside: (covered) => blockOf(0, covered, parts.userWordsMaxTokens, 'summary'),
       assemble() {
         assembled ??= assembleParts(parts);
         return assembled;

@@ -175,9 +175,12 @@ function latestLine(
   return taken.length === 0 ? undefined : `${prefix} ${taken.join(', ')}`;
 }
 
+/** The prefix of the line that carries a decision, by who stated it. */
+const DECISION_PREFIX_BY = { user: USER_DECISION_LINE_PREFIX, assistant: DECISION_LINE_PREFIX } as const;
+
 /** The line that carries `decision`. */
 function decisionLine(decision: StatedDecision): string {
-  return `${decision.by === 'user' ? USER_DECISION_LINE_PREFIX : DECISION_LINE_PREFIX} ${decision.text}`;
+  return `${DECISION_PREFIX_BY[decision.by]} ${decision.text}`;
 }
 
 /** The latest of `lines` (kept in order) that fit `maxTokens` together; none: `undefined`. */
@@ -199,8 +202,7 @@ function latestLines(lines: readonly string[], maxTokens: number, estimator: Est
 const LINE_PREFIXES = [
   IDENTIFIERS_LINE_PREFIX,
   TOOL_IDENTIFIERS_LINE_PREFIX,
-  DECISION_LINE_PREFIX,
-  USER_DECISION_LINE_PREFIX,
+  ...Object.values(DECISION_PREFIX_BY),
 ];
 
 /** What the identifier and decision lines of a summary carry. */
@@ -219,15 +221,11 @@ function collectLines(text: string, into: CarriedLines): void {
     } else if (trimmed.startsWith(TOOL_IDENTIFIERS_LINE_PREFIX)) {
       into.tools.push(...splitList(trimmed.slice(TOOL_IDENTIFIERS_LINE_PREFIX.length)));
     } else {
-      const by = trimmed.startsWith(DECISION_LINE_PREFIX)
-        ? 'assistant'
-        : trimmed.startsWith(USER_DECISION_LINE_PREFIX)
-          ? 'user'
-          : undefined;
-      if (by === undefined) continue;
-      const prefix = by === 'user' ? USER_DECISION_LINE_PREFIX : DECISION_LINE_PREFIX;
-      const decision = trimmed.slice(prefix.length).trim();
-      if (decision !== '') into.decisions.push({ text: decision, by });
+      for (const by of ['user', 'assistant'] as const) {
+        if (!trimmed.startsWith(DECISION_PREFIX_BY[by])) continue;
+        const decision = trimmed.slice(DECISION_PREFIX_BY[by].length).trim();
+        if (decision !== '') into.decisions.push({ text: decision, by });
+      }
     }
   }
 }

@@ -9,7 +9,7 @@ import { olderBoundary } from '../older-boundary';
 import { conversationCount, type RequestDraft } from '../request-draft';
 import type { Stage, StageContext } from '../stage';
 import { summarizeSpan } from '../summarize-span';
-import { USER_WORDS_HEADING, userWordsBlock, userWordsBound } from '../user-words-block';
+import { USER_WORDS_HEADING } from '../user-words-block';
 import { fitHistory } from './fit-history';
 
 /**
@@ -149,7 +149,7 @@ async function summarizeHistory(draft: RequestDraft, context: StageContext, end:
       input,
       userTexts: userTextsOf(span, draft.coveredCount),
       toolIdentifiers: options.auditIdentifiers ? toolIdentifiersOf(span) : [],
-      decisions: options.auditIdentifiers ? decisionsToKeep(draft, span, context) : [],
+      decisions: options.auditIdentifiers ? decisionsToKeep(draft, span) : [],
       options,
       contextWindow: context.budget.contextWindow,
       reason: context.reason,
@@ -192,22 +192,9 @@ async function summarizeHistory(draft: RequestDraft, context: StageContext, end:
  * covered before — that the block of the user's words beside the new summary will leave out for
  * room (a message quoted, whole or in part, keeps its choices there).
  */
-function decisionsToKeep(
-  draft: RequestDraft,
-  span: readonly Message[],
-  context: StageContext,
-): StatedDecision[] {
-  const { estimator, budget, marks } = context;
+function decisionsToKeep(draft: RequestDraft, span: readonly Message[]): StatedDecision[] {
   const covered = [...draft.layout.covered, ...span];
-  // The block the request will build (see `createDraft`): the same bound, counts and references.
-  const block = userWordsBlock(covered, {
-    firstNumber: 0,
-    maxTokens: userWordsBound(covered, draft.userWordsMaxTokens, (list) => estimator.countMessages(list)),
-    countText: (text) => estimator.countText(text),
-    blobMinChars: budget.blobMinChars,
-    blobKeepChars: budget.blobKeepChars,
-    imageRef: marks === undefined ? undefined : (part) => marks.image(part),
-  });
+  const block = draft.userWordsBeside(covered);
   const spanStart = draft.layout.covered.length;
   const sources: Message[] = [];
   let number = 0;
