@@ -25,15 +25,18 @@ import { createCompactor } from '../src/compact/create-compactor.ts';
 import { hashMessage } from '../src/compact/hash-messages.ts';
 import type { Message } from '../src/message/message.ts';
 import { agentConversation } from '../test/conversation-fixtures.ts';
-import { growthGoals } from './shared/growth.ts';
+import { observeCollectorPauses } from './shared/collector-pauses.ts';
+import { growthGoals, printGoals, type Timings } from './shared/growth.ts';
 import {
+  beforeInput,
   beforeTimedCall,
   benchSizes,
   GC_PROTOCOL_NOTE,
   isMainModule,
   median,
   printTable,
-  verdict,
+  type TimedCall,
+  timeCall,
   warmUpRounds,
 } from './shared/measure.ts';
 
@@ -56,6 +59,8 @@ interface Row {
 
 type Measured = Exclude<keyof Row, 'size' | 'megabytes'>;
 
+type Measurement = Timings<Row>;
+
 /** A measured case: `prepare` makes the input (untimed) and returns the timed call. */
 interface Case {
   name: Measured;
@@ -76,7 +81,7 @@ function timed<T>(name: Measured, input: () => T, work: (input: T) => unknown): 
  * Every case of one size, measured in interleaved rounds (one call of each per round, each on its
  * own input made untimed), so that a busy machine slows all of them alike; the median per case.
  */
-async function measure(size: number): Promise<{ wall: Row; cpu: Row }> {
+async function measure(size: number): Promise<Measurement> {
   const rounds = size >= 50_000 ? 5 : size >= 10_000 ? 15 : 41;
   // About `size` messages of a coding-agent session with 4 KB tool results.
   const messages = agentConversation({
@@ -130,29 +135,25 @@ async function measure(size: number): Promise<{ wall: Row; cpu: Row }> {
       (input) => tight.prepare(input, { conversationId: 'summary' }),
     ),
   ];
-  const times = new Map<Measured, number[]>();
-  const cpuTimes = new Map<Measured, number[]>();
+  const calls = new Map<Measured, TimedCall[]>();
+  const pauses = observeCollectorPauses();
   // Fresh requests (with the anchors), the cold hash, then reused objects (a conversation is served
   // one way or the other), each in interleaved rounds; the first rounds warm up (the JIT, the memos).
   for (const cases of [freshCases, coldCases, reusedCases]) {
     for (let round = -warmUpRounds(size); round < rounds; round++) {
       for (const { name, prepare } of cases) {
+        beforeInput();
         const call = prepare();
         beforeTimedCall();
-        const cpuStart = process.cpuUsage();
-        const start = performance.now();
-        await call();
-        const elapsed = performance.now() - start;
-        const cpu = process.cpuUsage(cpuStart);
-        if (round >= 0) {
-          times.set(name, [...(times.get(name) ?? []), elapsed]);
-          cpuTimes.set(name, [...(cpuTimes.get(name) ?? []), (cpu.user + cpu.system) / 1000]);
-        }
+        const timedCall = await timeCall(call);
+        if (round >= 0) calls.set(name, [...(calls.get(name) ?? []), timedCall]);
       }
     }
   }
-  const row = (samples: Map<Measured, number[]>): Row => {
-    const result = (name: Measured) => median(samples.get(name)!);
+  await pauses.flush();
+  pauses.disconnect();
+  const row = (time: (call: TimedCall) => number): Row => {
+    const result = (name: Measured) => median(calls.get(name)!.map(time));
     return {
       size: messages.length,
       megabytes: body.length / 1e6,
@@ -165,7 +166,11 @@ async function measure(size: number): Promise<{ wall: Row; cpu: Row }> {
       freshSummary: result('freshSummary'),
     };
   };
-  return { wall: row(times), cpu: row(cpuTimes) };
+  return {
+    wall: row((call) => call.wall),
+    cpu: row((call) => call.cpu),
+    own: row((call) => call.wall - pauses.within(call.start, call.end)),
+  };
 }
 
 function printRows(results: readonly Row[]): void {
@@ -203,12 +208,14 @@ function printRows(results: readonly Row[]): void {
 
 export async function run(): Promise<void> {
   console.log('\n## Per-request overhead of prepare(): reused objects and fresh (deserialized) ones\n');
-  const measured: { wall: Row; cpu: Row }[] = [];
+  const measured: Measurement[] = [];
   for (const size of SIZES) measured.push(await measure(size));
   console.log('Wall-clock time:');
   printRows(measured.map(({ wall }) => wall));
   console.log("\nCPU time of the process (what a busy machine's other processes do not add):");
   printRows(measured.map(({ cpu }) => cpu));
+  console.log("\nWall-clock time less the collector's pauses that landed in the call:");
+  printRows(measured.map(({ own }) => own));
   console.log(
     '\n(a× / b×) = ratio to JSON.stringify of the messages / to JSON.parse of the request body, same run.\nMedian of 41 interleaved rounds (15 at 10,000, 5 at 50,000) after untimed warm-up rounds (each case through at least 25,000 messages, 3 rounds at least), ' +
       GC_PROTOCOL_NOTE +
@@ -216,7 +223,7 @@ export async function run(): Promise<void> {
   );
 
   const worst = (row: Row) => Math.max(row.freshUnder, row.freshSummary);
-  const goals = (results: readonly Row[]) => {
+  const goals = (results: Row[]) => {
     const at = (size: number) => results.find((row) => row.size === size);
     const fixed = [
       at(500) && {
@@ -236,19 +243,8 @@ export async function run(): Promise<void> {
     });
     return [...fixed.filter((goal) => goal !== undefined), ...growth];
   };
-  const wallGoals = goals(measured.map(({ wall }) => wall));
-  const cpuGoals = goals(measured.map(({ cpu }) => cpu));
   console.log('\nGoals (fresh objects, the slower of "under" and "summary"):');
-  printTable([
-    ['goal', 'wall-clock', 'verdict', 'CPU time', 'verdict'],
-    ...cpuGoals.map((goal, index) => [
-      goal.name,
-      wallGoals[index]!.measured,
-      verdict(wallGoals[index]!.passed),
-      goal.measured,
-      verdict(goal.passed),
-    ]),
-  ]);
+  printGoals(measured, goals);
 }
 
 if (isMainModule(import.meta.url)) await run();

@@ -1,3 +1,5 @@
+import { printTable, verdict } from './measure.ts';
+
 /** A measured row: its message count, the `JSON.parse` anchor, and the cases' times. */
 export interface GrowthRow {
   size: number;
@@ -42,4 +44,36 @@ export function growthGoals<Row extends GrowthRow>(
     }
   }
   return goals;
+}
+
+/** The medians of one size as three times: wall-clock, CPU, and wall-clock less collector pauses. */
+export interface Timings<Row> {
+  wall: Row;
+  cpu: Row;
+  /** Wall-clock less the collector's pauses that landed in the call (see `observeCollectorPauses`). */
+  own: Row;
+}
+
+/**
+ * Prints the goals measured three ways, one column and verdict each: wall-clock, CPU time (the
+ * goals' measure), and wall-clock less the collector's pauses that landed in the call (what the
+ * call's own code cost; a collection of the freshly parsed request lands on whatever allocates
+ * next).
+ */
+export function printGoals<Row>(measured: readonly Timings<Row>[], goals: (rows: Row[]) => Goal[]): void {
+  const wall = goals(measured.map(({ wall }) => wall));
+  const cpu = goals(measured.map(({ cpu }) => cpu));
+  const own = goals(measured.map(({ own }) => own));
+  printTable([
+    ['goal', 'wall-clock', 'verdict', 'CPU time', 'verdict', 'less collector pauses', 'verdict'],
+    ...cpu.map((goal, index) => [
+      goal.name,
+      wall[index]!.measured,
+      verdict(wall[index]!.passed),
+      goal.measured,
+      verdict(goal.passed),
+      own[index]!.measured,
+      verdict(own[index]!.passed),
+    ]),
+  ]);
 }
