@@ -19,7 +19,7 @@ import { fitLevels } from './fit-levels';
 import type { FormSettings, MessageForm } from './history-forms';
 import { type HistoryLevel, NO_LEVEL, type RenderedHistory } from './history-level';
 import { historyLookups } from './history-lookups';
-import { cacheFor, FOLDS } from './ladder-caches';
+import { cacheFor, FOLDS, type FoldedTurn } from './ladder-caches';
 import { createFormLookup } from './ladder-forms';
 import type { LadderSettings } from './ladder-settings';
 import { scopeId } from './scope-id';
@@ -94,16 +94,20 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   const {
     settingsKey,
     formOf,
+    messageOf,
     tokensOf,
     keys,
     structural: remembered,
+    folds,
+    unchangedCount,
   } = createFormLookup(history, settings, formSettings);
+  // Typed arrays: their storage is outside the collected heap (this runs on every request).
   const prefix = (form: MessageForm) => {
-    const sums = [0];
-    for (let index = 0; index < end; index++) sums.push(sums[index]! + tokensOf(index, form));
+    const sums = new Float64Array(end + 1);
+    for (let index = 0; index < end; index++) sums[index + 1] = sums[index]! + tokensOf(index, form);
     return sums;
   };
-  const sums = { verbatim: prefix('verbatim'), preview: [] as number[], stub: prefix('stub') };
+  const sums = { verbatim: prefix('verbatim'), preview: new Float64Array(0), stub: prefix('stub') };
   const range = (form: MessageForm, from: number, to: number) => {
     if (form === 'preview' && sums.preview.length === 0) sums.preview = prefix('preview');
     return sums[form][to]! - sums[form][from]!;
@@ -112,7 +116,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   const turnEnd = (turn: number) => turnStarts[turn + 1] ?? end;
   // Batches of tool output by its size (text at four characters a token, media at a flat rate):
   // cheap, and the same whatever the forms make of it.
-  const clearable = history.map(toolOutputTokens);
+  const clearable = new Float64Array(end);
+  for (let index = 0; index < end; index++) clearable[index] = toolOutputTokens(history[index]!);
   const clearBounds = batchEnds(
     turnStarts.map((start, turn) => {
       let sum = 0;
@@ -130,41 +135,62 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   const lastStub = clearBounds.at(-2) ?? 0;
 
   const refOf = (result: ToolResultPart) => settings.marks?.toolResult(originalOf(result), 0);
-  // Each turn folded: its tokens, and its messages made only when a level renders it.
-  const folded = new Map<number, { tokens: number; messages: () => Message[] }>();
-  const foldOf = (turn: number) => {
-    let known = folded.get(turn);
-    if (known === undefined) {
-      const from = turnStarts[turn]!;
-      const members = history.slice(from, turnEnd(turn));
+  // Each turn folded: remembered from the conversation's earlier request while its messages are
+  // unchanged, else found by content (`FOLDS`) or made; its messages are made only when a level
+  // renders it.
+  const turnFolds: (FoldedTurn | undefined)[] = [];
+  const foldOf = (turn: number): FoldedTurn => {
+    let fold = turnFolds[turn];
+    if (fold !== undefined) return fold;
+    const from = turnStarts[turn]!;
+    const to = turnEnd(turn);
+    const remembered = folds.get(from);
+    if (
+      remembered !== undefined &&
+      remembered.to === to &&
+      to <= unchangedCount &&
+      remembered.identifierChars === settings.foldIdentifierChars
+    ) {
+      fold = remembered.fold;
+    } else {
+      const members = history.slice(from, to);
       const cache = cacheFor(FOLDS, estimator, settings.keyOf(members[0]!));
       const key = `${settingsKey}|${settings.foldIdentifierChars}|${settings.numberOf(from)}|${members.map((message) => scopeId(settings.keyOf(message))).join(',')}`;
-      const cached = cache.get(key);
-      if (cached === undefined) {
-        const stubs = members.map((_, offset) => formOf(from + offset, 'stub').message);
+      fold = cache.get(key);
+      if (fold === undefined) {
+        const stubs = members.map((_, offset) => messageOf(from + offset, 'stub'));
         const messages = foldToolSteps(stubs, {
           refOf,
           identifierChars: settings.foldIdentifierChars,
           mediaOf: (part) => imagePlaceholderWithRef(part, settings.marks?.image(part)),
           originalOf,
         }).messages;
-        const tokens = estimator.countMessages(messages);
-        known = { tokens, messages: () => messages };
-        cache.set(key, { messages, tokens, members: stubs });
-      } else {
-        // The messages the fold passes through become this request's own objects.
-        let swapped: Message[] | undefined;
-        const swap = () => {
-          const own = new Map(
-            cached.members.map((member, offset) => [member, formOf(from + offset, 'stub').message]),
-          );
-          return cached.messages.map((message) => own.get(message) ?? message);
-        };
-        known = { tokens: cached.tokens, messages: () => (swapped ??= swap()) };
+        fold = { messages, tokens: estimator.countMessages(messages), members: stubs };
+        cache.set(key, fold);
       }
-      folded.set(turn, known);
+      folds.set(from, { to, identifierChars: settings.foldIdentifierChars, fold });
     }
-    return known;
+    turnFolds[turn] = fold;
+    return fold;
+  };
+  // A folded turn's messages, those the fold passes through as this request's own objects.
+  const foldedMessages: (Message[] | undefined)[] = [];
+  const foldedMessagesOf = (turn: number): Message[] => {
+    let made = foldedMessages[turn];
+    if (made !== undefined) return made;
+    const { members, messages } = foldOf(turn);
+    const from = turnStarts[turn]!;
+    // A turn has a few members: a search each, not a map per turn and request.
+    const offsets =
+      members.length > SEARCHED_MEMBERS
+        ? new Map(members.map((member, offset) => [member, offset]))
+        : undefined;
+    made = messages.map((message) => {
+      const offset = offsets === undefined ? members.indexOf(message) : (offsets.get(message) ?? -1);
+      return offset < 0 ? message : messageOf(from + offset, 'stub');
+    });
+    foldedMessages[turn] = made;
+    return made;
   };
   // The turn starting at a history index, if one does (an array, not a map: one slot per index).
   const turnAt = new Int32Array(end + 1).fill(-1);
@@ -173,13 +199,13 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   });
   const turnIndex = { get: (index: number) => (turnAt[index]! >= 0 ? turnAt[index] : undefined) };
   let steadyLevelCount = levels.length;
-  let foldSums: number[] | undefined;
+  let foldSums: Float64Array | undefined;
   const foldTokens = (to: number) => {
     if (to === 0) return 0;
     if (foldSums === undefined) {
-      foldSums = [0];
+      foldSums = new Float64Array(turnStarts.length + 1);
       for (let turn = 0; turn < turnStarts.length; turn++)
-        foldSums.push(foldSums[turn]! + foldOf(turn).tokens);
+        foldSums[turn + 1] = foldSums[turn]! + foldOf(turn).tokens;
     }
     return foldSums[turnIndex.get(to) ?? turnStarts.length]!;
   };
@@ -323,9 +349,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
         for (let index = from; index < to; index++) pushFormed(index, 'stub', history[index]!);
         return to;
       }
-      const fold = foldOf(turn);
-      messages.push(...fold.messages());
-      save('fold-tool-steps', range('verbatim', from, to) - fold.tokens);
+      messages.push(...foldedMessagesOf(turn));
+      save('fold-tool-steps', range('verbatim', from, to) - foldOf(turn).tokens);
       records.push({
         kind: 'folded',
         messageIndex: from,
@@ -337,7 +362,7 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     }
     function pushFormed(index: number, form: MessageForm, message = reduced[index] ?? history[index]!) {
       const formed = formOf(index, form, message);
-      messages.push(formed.message);
+      messages.push(formed.unchanged ? message : formed.message);
       // `for…in`: no array of entries per message and level.
       for (const action in formed.savings)
         save(action as CompactionAction, formed.savings[action as CompactionAction]!);
@@ -376,8 +401,7 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
       };
     },
     foldedTokensFrom: (from) => foldTokens(end) - foldTokens(from),
-    stubMessages: (from, to) =>
-      history.slice(from, to).map((_, offset) => formOf(from + offset, 'stub').message),
+    stubMessages: (from, to) => history.slice(from, to).map((_, offset) => messageOf(from + offset, 'stub')),
     estimate,
     render,
     fit(room, { through = 'all', atLeast, lowRoom = room } = {}) {
@@ -388,6 +412,9 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     },
   };
 }
+
+/** Up to this many messages in a folded turn, its members are searched rather than mapped. */
+const SEARCHED_MEMBERS = 32;
 
 function marksOf(settings: LadderSettings) {
   return settings.marks === undefined ? {} : { marks: settings.marks };

@@ -20,7 +20,7 @@ export function ladderMemo(key: string, estimator: Estimator): LadderMemo {
   }
   let memo = memos.get(key);
   if (memo === undefined) {
-    memo = { keys: [], numbers: [], forms: [], structural: new Map() };
+    memo = { keys: [], numbers: [], forms: [], structural: new Map(), folds: new Map() };
     memos.set(key, memo);
   }
   return memo;
@@ -47,13 +47,14 @@ export function ladderFor(
 ): HistoryLadder {
   const history = draft.originalHistory.slice(draft.dropped);
   // The conversation number of each history index (system messages not counted), and of the end.
-  const numbers: number[] = [];
+  // A typed array: its storage is outside the collected heap (this runs on every request).
+  const numbers = new Int32Array(history.length + 1);
   let number = draft.coveredCount + conversationCount(draft.originalHistory.slice(0, draft.dropped));
-  for (const message of history) {
-    numbers.push(number);
-    if (message.role !== 'system') number++;
+  for (let index = 0; index < history.length; index++) {
+    numbers[index] = number;
+    if (history[index]!.role !== 'system') number++;
   }
-  numbers.push(number);
+  numbers[history.length] = number;
   // Raw tokens, not calibrated: batch ends must not move when the calibration does.
   const stepTokens = budget.levelGrainTokens;
   const { reduction } = budget;

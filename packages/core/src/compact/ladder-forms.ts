@@ -1,7 +1,7 @@
 import type { Message } from '../message/message';
 import type { TruncationRecord } from '../truncate/truncation-record';
 import { type FormedMessage, type FormSettings, formMessage, type MessageForm } from './history-forms';
-import { cacheFor, FORMS, variantOf } from './ladder-caches';
+import { cacheFor, FORMS, type KnownForm, type RememberedFold, variantOf } from './ladder-caches';
 import type { LadderSettings } from './ladder-settings';
 import type { StructuralEntry } from './structural-memo';
 
@@ -16,13 +16,26 @@ export interface FormLookup {
   readonly keys: readonly object[];
   /** Where structural results are remembered for the next request (see `rememberedStructural`). */
   readonly structural: Map<string, StructuralEntry>;
+  /** Where folded turns are remembered for the next request (see `RememberedFold`). */
+  readonly folds: Map<number, RememberedFold>;
+  /**
+   * How many messages, from the first, have the content keys and numbers they had on the request
+   * the memo was left by (what it remembered of them holds).
+   */
+  readonly unchangedCount: number;
   /**
    * History message `index` in `form` (`message` when a structural stage changed it). Each is made
-   * once per content and settings (`FORMS`), remembered by position for the conversation's next
-   * request (`LadderMemo`), and goes out as this request's own object where the form leaves it as
-   * it is.
+   * once per content and settings (`FORMS`) and remembered by position for the conversation's next
+   * request (`LadderMemo`); what comes back is shared with them (nothing is allocated per request):
+   * where the form leaves the message as it is (`unchanged`), its `message` may be another
+   * request's object, and {@link FormLookup.messageOf} gives this request's own.
    */
-  formOf(index: number, form: MessageForm, message?: Message): FormedMessage;
+  formOf(index: number, form: MessageForm, message?: Message): KnownForm;
+  /**
+   * History message `index` in `form` as it goes out: the form's message, or this request's own
+   * object (`message`, else the history's) where the form leaves it as it is.
+   */
+  messageOf(index: number, form: MessageForm, message?: Message): Message;
   /** The raw tokens of history message `index` in `form`: `formOf(index, form).tokens`, made no object for. */
   tokensOf(index: number, form: MessageForm): number;
 }
@@ -48,8 +61,8 @@ export function createFormLookup(
   // valid up to the first message whose content key or number differs.
   const memo = settings.memo?.(settingsKey);
   const keys = history.map((message) => settings.keyOf(message));
+  let valid = 0;
   if (memo !== undefined) {
-    let valid = 0;
     while (
       valid < memo.keys.length &&
       valid < end &&
@@ -57,6 +70,12 @@ export function createFormLookup(
       memo.numbers[valid] === settings.numberOf(valid)
     )
       valid++;
+    if (valid < memo.keys.length) {
+      // What was remembered past the first change no longer holds.
+      memo.folds.forEach((fold, from) => {
+        if (fold.to > valid) memo.folds.delete(from);
+      });
+    }
     memo.keys.length = valid;
     memo.numbers.length = valid;
     memo.forms.length = valid;
@@ -67,25 +86,30 @@ export function createFormLookup(
     }
   }
   // This request's forms of its own messages, by form and index (a form is asked for many times).
-  const own: Record<MessageForm, FormedMessage[]> = { verbatim: [], preview: [], stub: [] };
-  const variants = new Map<string, FormedMessage>();
-  const formOf = (index: number, form: MessageForm, message = history[index]!): FormedMessage => {
+  const own: Record<MessageForm, KnownForm[]> = { verbatim: [], preview: [], stub: [] };
+  const variants = new Map<string, KnownForm>();
+  const formOf = (index: number, form: MessageForm, message = history[index]!): KnownForm => {
     const isOwn = message === history[index];
     if (isOwn) {
       const done = own[form][index];
       if (done !== undefined) return done;
     }
-    let formed: FormedMessage | undefined;
+    let formed: KnownForm | undefined;
     if (form === 'verbatim') {
-      formed = { message, tokens: estimator.countMessage(message), records: NO_RECORDS, savings: NO_SAVINGS };
+      formed = {
+        message,
+        tokens: estimator.countMessage(message),
+        records: NO_RECORDS,
+        savings: NO_SAVINGS,
+        unchanged: true,
+      };
       if (isOwn) own.verbatim[index] = formed;
       return formed;
     }
     const remembered = isOwn ? memo?.forms[index]?.[form] : undefined;
     if (remembered !== undefined) {
-      formed = remembered.unchanged ? { ...remembered, message } : remembered;
-      own[form][index] = formed;
-      return formed;
+      own[form][index] = remembered;
+      return remembered;
     }
     // A message the structural stages changed (a result replaced by a note) is remembered under the
     // original's key and the notes it carries.
@@ -104,11 +128,14 @@ export function createFormLookup(
       cache.set(key, known);
     }
     if (isOwn && memo !== undefined) memo.forms[index]![form] = known;
-    // A message the form leaves as it is goes out as this request's own object.
-    formed = known.unchanged ? { ...known, message } : known;
-    if (isOwn) own[form][index] = formed;
-    else variants.set(local, formed);
-    return formed;
+    if (isOwn) own[form][index] = known;
+    else variants.set(local, known);
+    return known;
+  };
+  // A message the form leaves as it is goes out as this request's own object.
+  const messageOf = (index: number, form: MessageForm, message = history[index]!): Message => {
+    const formed = formOf(index, form, message);
+    return formed.unchanged ? message : formed.message;
   };
   const verbatimTokens: number[] = [];
   const tokensOf = (index: number, form: MessageForm): number => {
@@ -127,8 +154,11 @@ export function createFormLookup(
   return {
     settingsKey,
     formOf,
+    messageOf,
     tokensOf,
     keys,
     structural: memo?.structural ?? new Map(),
+    folds: memo?.folds ?? new Map(),
+    unchangedCount: valid,
   };
 }

@@ -94,3 +94,53 @@ describe('structural stages on a server (fresh objects every request)', () => {
     expect(ownOf(second.messages, input)).toEqual(ownOf(scratch.messages, scratchInput));
   });
 });
+
+describe('folded turns on a server (fresh objects every request)', () => {
+  const session = () => {
+    const { messages } = codingSession({ seed: 11, turns: 60, fileLines: 90 });
+    const tokens = createCompactor({ contextWindow: 100_000_000 }).estimator.countMessages(messages);
+    return { messages, contextWindow: Math.ceil(tokens / 4) };
+  };
+  const ownOf = (result: readonly Message[], given: readonly Message[]) => {
+    const own = new Set<Message>(given);
+    return result.map((message) => own.has(message));
+  };
+  const fromScratch = async (messages: readonly Message[], contextWindow: number) => {
+    const input = structuredClone(messages) as Message[];
+    const result = await createCompactor({ contextWindow }).prepare(input, { conversationId: 'fresh' });
+    return { input, result };
+  };
+
+  it('are found again for an unchanged history and go out with the request’s own objects', async () => {
+    const { messages, contextWindow } = session();
+    const served = createCompactor({ contextWindow });
+    const first = await served.prepare(structuredClone(messages), { conversationId: 'fresh' });
+    expect(first.actions).toContain('fold-tool-steps');
+    const input = structuredClone(messages);
+    const second = await served.prepare(input, { conversationId: 'fresh' });
+    const scratch = await fromScratch(messages, contextWindow);
+    expect(second.messages).toEqual(scratch.result.messages);
+    expect(ownOf(second.messages, input)).toEqual(ownOf(scratch.result.messages, scratch.input));
+    expect(ownOf(second.messages, input).some(Boolean)).toBe(true);
+  });
+
+  it('are folded again when a message of the turn changed', async () => {
+    const { messages, contextWindow } = session();
+    const served = createCompactor({ contextWindow });
+    const first = await served.prepare(structuredClone(messages), { conversationId: 'fresh' });
+    // The first tool call of the conversation, in the oldest (folded) turn, now reads another file.
+    const edited = structuredClone(messages);
+    const index = edited.findIndex(
+      (message) =>
+        Array.isArray(message.content) && message.content.some((part) => part.type === 'tool-call'),
+    );
+    const content = edited[index]!.content as MessagePart[];
+    const at = content.findIndex((part) => part.type === 'tool-call');
+    content[at] = { ...content[at]!, input: { path: 'src/renamed-elsewhere.ts' } } as MessagePart;
+    const second = await served.prepare(edited, { conversationId: 'fresh' });
+    const scratch = await fromScratch(edited, contextWindow);
+    expect(second.messages).toEqual(scratch.result.messages);
+    expect(JSON.stringify(second.messages)).toContain('renamed-elsewhere');
+    expect(JSON.stringify(first.messages)).not.toContain('renamed-elsewhere');
+  });
+});

@@ -339,7 +339,8 @@ export function createEstimator({
         const known = recentTotals.find((recent) => sameElements(recent.messages, messages));
         if (known !== undefined) return known.tokens;
         let tokens = 0;
-        for (const message of messages) tokens += countMessage(message);
+        // An index loop: no iterator objects for the many kinds of lists counted here.
+        for (let index = 0; index < messages.length; index++) tokens += countMessage(messages[index]!);
         if (messages.length >= RECENT_TOTAL_MIN_MESSAGES) {
           recentTotals.unshift({ messages: messages.slice(), tokens });
           if (recentTotals.length > RECENT_TOTALS) recentTotals.pop();
