@@ -7,8 +7,6 @@ import {
   collapsibleSpans,
   exchangeRuns,
 } from '../structure/collapse-exchanges';
-import { foldToolSteps } from '../structure/fold-tool-steps';
-import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { supersedeToolResults } from '../truncate/supersede-tool-results';
 import type { TruncationRecord } from '../truncate/truncation-record';
 import type { TruncationResult } from '../truncate/truncation-result';
@@ -19,10 +17,9 @@ import { fitLevels } from './fit-levels';
 import type { FormSettings, MessageForm } from './history-forms';
 import { type HistoryLevel, NO_LEVEL, type RenderedHistory } from './history-level';
 import { historyLookups } from './history-lookups';
-import { cacheFor, FOLDS, type FoldedTurn } from './ladder-caches';
+import { createFoldLookup } from './ladder-folds';
 import { createFormLookup } from './ladder-forms';
 import type { LadderSettings } from './ladder-settings';
-import { scopeId } from './scope-id';
 import { rememberedStructural } from './structural-memo';
 
 /** The reductions of a history, in the order they are taken, and what each level costs. */
@@ -134,64 +131,15 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   const lastBound = clearBounds.at(-1) ?? 0;
   const lastStub = clearBounds.at(-2) ?? 0;
 
-  const refOf = (result: ToolResultPart) => settings.marks?.toolResult(originalOf(result), 0);
-  // Each turn folded: remembered from the conversation's earlier request while its messages are
-  // unchanged, else found by content (`FOLDS`) or made; its messages are made only when a level
-  // renders it.
-  const turnFolds: (FoldedTurn | undefined)[] = [];
-  const foldOf = (turn: number): FoldedTurn => {
-    let fold = turnFolds[turn];
-    if (fold !== undefined) return fold;
-    const from = turnStarts[turn]!;
-    const to = turnEnd(turn);
-    const remembered = folds.get(from);
-    if (
-      remembered !== undefined &&
-      remembered.to === to &&
-      to <= unchangedCount &&
-      remembered.identifierChars === settings.foldIdentifierChars
-    ) {
-      fold = remembered.fold;
-    } else {
-      const members = history.slice(from, to);
-      const cache = cacheFor(FOLDS, estimator, settings.keyOf(members[0]!));
-      const key = `${settingsKey}|${settings.foldIdentifierChars}|${settings.numberOf(from)}|${members.map((message) => scopeId(settings.keyOf(message))).join(',')}`;
-      fold = cache.get(key);
-      if (fold === undefined) {
-        const stubs = members.map((_, offset) => messageOf(from + offset, 'stub'));
-        const messages = foldToolSteps(stubs, {
-          refOf,
-          identifierChars: settings.foldIdentifierChars,
-          mediaOf: (part) => imagePlaceholderWithRef(part, settings.marks?.image(part)),
-          originalOf,
-        }).messages;
-        fold = { messages, tokens: estimator.countMessages(messages), members: stubs };
-        cache.set(key, fold);
-      }
-      folds.set(from, { to, identifierChars: settings.foldIdentifierChars, fold });
-    }
-    turnFolds[turn] = fold;
-    return fold;
-  };
-  // A folded turn's messages, those the fold passes through as this request's own objects.
-  const foldedMessages: (Message[] | undefined)[] = [];
-  const foldedMessagesOf = (turn: number): Message[] => {
-    let made = foldedMessages[turn];
-    if (made !== undefined) return made;
-    const { members, messages } = foldOf(turn);
-    const from = turnStarts[turn]!;
-    // A turn has a few members: a search each, not a map per turn and request.
-    const offsets =
-      members.length > SEARCHED_MEMBERS
-        ? new Map(members.map((member, offset) => [member, offset]))
-        : undefined;
-    made = messages.map((message) => {
-      const offset = offsets === undefined ? members.indexOf(message) : (offsets.get(message) ?? -1);
-      return offset < 0 ? message : messageOf(from + offset, 'stub');
-    });
-    foldedMessages[turn] = made;
-    return made;
-  };
+  const { foldOf, foldedMessagesOf } = createFoldLookup(history, {
+    settings,
+    settingsKey,
+    turnStarts,
+    messageOf,
+    originalOf,
+    folds,
+    unchangedCount,
+  });
   // The turn starting at a history index, if one does (an array, not a map: one slot per index).
   const turnAt = new Int32Array(end + 1).fill(-1);
   turnStarts.forEach((start, index) => {
@@ -412,9 +360,6 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
     },
   };
 }
-
-/** Up to this many messages in a folded turn, its members are searched rather than mapped. */
-const SEARCHED_MEMBERS = 32;
 
 function marksOf(settings: LadderSettings) {
   return settings.marks === undefined ? {} : { marks: settings.marks };
