@@ -102,13 +102,24 @@ export interface ConversationLayout {
  * conversation messages exist, `covered` holds what there is.
  */
 export function layoutConversation(messages: readonly Message[], coveredCount: number): ConversationLayout {
-  const system: Message[] = [];
-  const covered: Message[] = [];
+  // Where the covered span ends, and whether system messages are inside it: without any (the usual
+  // case), `covered` is one slice of the final length (this runs on every request).
   let index = 0;
-  for (; index < messages.length && covered.length < coveredCount; index++) {
-    const message = messages[index]!;
-    (message.role === 'system' ? system : covered).push(message);
+  let conversation = 0;
+  let systemInside = false;
+  for (; index < messages.length && conversation < coveredCount; index++) {
+    if (messages[index]!.role === 'system') systemInside = true;
+    else conversation++;
   }
+  const system: Message[] = [];
+  let covered: Message[];
+  if (systemInside) {
+    covered = [];
+    for (let at = 0; at < index; at++) {
+      const message = messages[at]!;
+      (message.role === 'system' ? system : covered).push(message);
+    }
+  } else covered = messages.slice(0, index);
   // Leading system messages with nothing covered yet still belong to the system block.
   while (index < messages.length && covered.length === 0 && messages[index]!.role === 'system') {
     system.push(messages[index]!);
@@ -190,10 +201,11 @@ export function assembleRequest({
     head.push({ role: 'user', content: announced ? `${note}\n\n${extras.announcement}` : note });
   } else if (needsContinuation(layout, rest, summary))
     head.push({ role: 'user', content: CONTINUATION_TEXT });
-  if (summary === undefined) return [...layout.system, ...head, ...rest];
+  // `concat`: one array of the final length (this runs over every message of every request).
+  if (summary === undefined) return layout.system.concat(head, rest);
   return placement === 'system'
-    ? [summary, ...layout.system, ...head, ...rest]
-    : [...layout.system, summary, ...head, ...rest];
+    ? [summary].concat(layout.system, head, rest)
+    : layout.system.concat(summary, head, rest);
 }
 
 function needsContinuation(

@@ -87,7 +87,7 @@ export interface RequestDraft extends DraftParts {
 /** Conversation (non-system) messages in a list. */
 export function conversationCount(messages: readonly Message[]): number {
   let count = 0;
-  for (const message of messages) if (message.role !== 'system') count++;
+  for (let index = 0; index < messages.length; index++) if (messages[index]!.role !== 'system') count++;
   return count;
 }
 
@@ -219,7 +219,7 @@ export function createDraft(
         summaries: current.summaries,
         placement: settings.placement,
         note: noteOf(current),
-        rest: [...current.history, ...current.turn],
+        rest: current.turn.length === 0 ? current.history : current.history.concat(current.turn),
         extras: {
           span:
             current.summaries.length > 0 && typeof spanRef === 'string'

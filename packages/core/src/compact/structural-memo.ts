@@ -11,7 +11,9 @@ export const STRUCTURAL_ENTRIES = 8;
 /**
  * What a stage made of one message of the prefix: nothing (`undefined`: the message as it is), or a
  * changed message whose parts the stage left alone are holes (`undefined`), filled from the
- * request's own message. No object of the request it was made for is kept.
+ * request's own message. A message whose every part the stage replaced (`parts` empty) is kept as
+ * the stage made it and sent again as it is; of other messages, no object of the request it was
+ * made for is kept.
  */
 type Change = { readonly message: Message; readonly parts: readonly (MessagePart | undefined)[] } | undefined;
 
@@ -105,7 +107,10 @@ function changesOf(output: readonly Message[], input: readonly Message[]): Chang
             part === (given.content as readonly MessagePart[])[partIndex] ? undefined : part,
           )
         : [];
-    return { message: parts.length > 0 ? { ...message, content: [] } : message, parts };
+    // Every part changed (a result replaced by its note): the message itself, made again by no
+    // request; otherwise its holes are filled from each request's own parts.
+    if (parts.length === 0 || parts.every((part) => part !== undefined)) return { message, parts: [] };
+    return { message: { ...message, content: [] }, parts };
   });
 }
 

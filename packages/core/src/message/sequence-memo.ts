@@ -22,11 +22,12 @@ export function createSequenceMemo<Value extends object>({
   const entries = new LRUCache<string, { ids: number[]; value: Value }>({ max });
   return {
     get(messages, key, compute) {
-      const ids = new Array<number>(messages.length);
-      for (let index = 0; index < messages.length; index++) ids[index] = contentId(messages[index]!);
       const slot = `${key}\u0000${messages.length}`;
       const known = entries.get(slot);
-      if (known !== undefined && sameIds(known.ids, ids)) return known.value;
+      // A hit allocates nothing: the ids are compared as they are read.
+      if (known !== undefined && sameIds(known.ids, messages)) return known.value;
+      const ids = new Array<number>(messages.length);
+      for (let index = 0; index < messages.length; index++) ids[index] = contentId(messages[index]!);
       const value = compute();
       entries.set(slot, { ids, value });
       return value;
@@ -51,8 +52,10 @@ export function contentId(message: Message): number {
   return id;
 }
 
-function sameIds(first: readonly number[], second: readonly number[]): boolean {
-  if (first.length !== second.length) return false;
-  for (let index = first.length - 1; index >= 0; index--) if (first[index] !== second[index]) return false;
+/** Whether `messages` have these content ids, in order. */
+function sameIds(ids: readonly number[], messages: readonly Message[]): boolean {
+  if (ids.length !== messages.length) return false;
+  for (let index = ids.length - 1; index >= 0; index--)
+    if (ids[index] !== contentId(messages[index]!)) return false;
   return true;
 }
