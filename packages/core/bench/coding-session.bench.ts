@@ -16,6 +16,7 @@
 import { createCompactor } from '../src/compact/create-compactor.ts';
 import type { Message } from '../src/message/message.ts';
 import { codingSession } from '../test/coding-session.ts';
+import { allocatedPerCall } from './shared/allocation.ts';
 import { observeCollectorPauses } from './shared/collector-pauses.ts';
 import { growthGoals, printGoals, type Timings } from './shared/growth.ts';
 import {
@@ -62,7 +63,15 @@ export function codingMessages(size: number): Message[] {
   }
 }
 
-async function measure(size: number): Promise<Timings<Row>> {
+/** Bytes allocated per message of the request, per call (see `allocatedPerCall`). */
+interface Allocation {
+  size: number;
+  parse: number;
+  freshSummary: number;
+  freshReducing: number;
+}
+
+async function measure(size: number): Promise<Timings<Row> & { allocation: Allocation }> {
   const rounds = size >= 50_000 ? 5 : size >= 10_000 ? 11 : 31;
   const messages = codingMessages(size);
   const body = JSON.stringify(messages);
@@ -146,10 +155,24 @@ async function measure(size: number): Promise<Timings<Row>> {
       reusedSummary: result('reusedSummary'),
     };
   };
+  // What a call allocates, on inputs parsed beforehand (a few: 50,000 messages are 0.1 GB parsed).
+  const inputs = () => Array.from({ length: size >= 50_000 ? 2 : 5 }, fresh);
+  const perMessage = (bytes: number) => bytes / messages.length;
+  const allocation: Allocation = {
+    size: messages.length,
+    parse: perMessage(await allocatedPerCall([body, body], (text) => JSON.parse(text))),
+    freshSummary: perMessage(
+      await allocatedPerCall(inputs(), (input) => summarized.prepare(input, { conversationId: 'summary' })),
+    ),
+    freshReducing: perMessage(
+      await allocatedPerCall(inputs(), (input) => reducing.prepare(input, { conversationId: 'reducing' })),
+    ),
+  };
   return {
     wall: row((call) => call.wall),
     cpu: row((call) => call.cpu),
     own: row((call) => call.wall - pauses.within(call.start, call.end)),
+    allocation,
   };
 }
 
@@ -181,7 +204,7 @@ function printRows(results: readonly Row[]): void {
 
 export async function run(): Promise<void> {
   console.log('\n## prepare() on a coding session, every stage acting on every request\n');
-  const measured: Timings<Row>[] = [];
+  const measured: (Timings<Row> & { allocation: Allocation })[] = [];
   for (const size of SIZES) measured.push(await measure(size));
   console.log('Wall-clock time:');
   printRows(measured.map(({ wall }) => wall));
@@ -189,6 +212,16 @@ export async function run(): Promise<void> {
   printRows(measured.map(({ cpu }) => cpu));
   console.log("\nWall-clock time less the collector's pauses that landed in the call:");
   printRows(measured.map(({ own }) => own));
+  console.log('\nAllocated per call, bytes per message of the request (V8 sampling heap profiler):');
+  printTable([
+    ['messages', 'JSON.parse of the body', 'fresh, summary', 'fresh, no summary'],
+    ...measured.map(({ allocation }) => [
+      String(allocation.size),
+      `${allocation.parse.toFixed(0)} B`,
+      `${allocation.freshSummary.toFixed(0)} B (${(allocation.freshSummary / allocation.parse).toFixed(2)}×)`,
+      `${allocation.freshReducing.toFixed(0)} B (${(allocation.freshReducing / allocation.parse).toFixed(2)}×)`,
+    ]),
+  ]);
   console.log(
     '\n(a× / b×) = ratio to JSON.stringify of the messages / to JSON.parse of the request body, same run.\nMedian of 31 interleaved rounds (11 at 10,000, 5 at 50,000) after untimed warm-up rounds (each case through at least 25,000 messages, 3 rounds at least), ' +
       GC_PROTOCOL_NOTE +
