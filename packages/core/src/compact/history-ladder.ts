@@ -88,16 +88,8 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   for (let index = 1; index < end; index++) {
     if (safe[index] && isUserTurn(history[index]!)) turnStarts.push(index);
   }
-  const {
-    settingsKey,
-    formOf,
-    messageOf,
-    tokensOf,
-    keys,
-    structural: remembered,
-    folds,
-    unchangedCount,
-  } = createFormLookup(history, settings, formSettings);
+  const forms = createFormLookup(history, settings, formSettings);
+  const { formOf, messageOf, tokensOf, keys, structural: remembered } = forms;
   // Typed arrays: their storage is outside the collected heap (this runs on every request).
   const prefix = (form: MessageForm) => {
     const sums = new Float64Array(end + 1);
@@ -131,15 +123,7 @@ export function historyLadder(history: readonly Message[], settings: LadderSetti
   const lastBound = clearBounds.at(-1) ?? 0;
   const lastStub = clearBounds.at(-2) ?? 0;
 
-  const { foldOf, foldedMessagesOf } = createFoldLookup(history, {
-    settings,
-    settingsKey,
-    turnStarts,
-    messageOf,
-    originalOf,
-    folds,
-    unchangedCount,
-  });
+  const { foldOf, foldedMessagesOf } = createFoldLookup(history, { settings, forms, turnStarts, originalOf });
   // The turn starting at a history index, if one does (an array, not a map: one slot per index).
   const turnAt = new Int32Array(end + 1).fill(-1);
   turnStarts.forEach((start, index) => {

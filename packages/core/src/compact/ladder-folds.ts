@@ -26,25 +26,21 @@ export function createFoldLookup(
   history: readonly Message[],
   {
     settings,
-    settingsKey,
+    forms,
     turnStarts,
-    messageOf,
     originalOf,
-    folds,
-    unchangedCount,
   }: {
     settings: LadderSettings;
-    settingsKey: string;
+    /** The history's forms: its stubs, and the ladder memo's folds and unchanged prefix. */
+    forms: FormLookup;
     /** History indexes where a turn starts (0 first). */
     turnStarts: readonly number[];
-    messageOf: FormLookup['messageOf'];
     /** The result a structural stage's note stands for (its recall reference is the original's). */
     originalOf: (result: ToolResultPart) => ToolResultPart;
-    folds: FormLookup['folds'];
-    unchangedCount: number;
   },
 ): FoldLookup {
   const { estimator } = settings;
+  const { settingsKey, messageOf, folds, unchangedCount } = forms;
   const turnEnd = (turn: number) => turnStarts[turn + 1] ?? history.length;
   const refOf = (result: ToolResultPart) => settings.marks?.toolResult(originalOf(result), 0);
   const reusable = (remembered: RememberedFold | undefined, to: number) =>
