@@ -191,7 +191,9 @@ describe.each(setups)('real provider packages against a loopback server: $name',
     validateAnthropic(server.requests[0]!.body);
     const history: unknown[] = [...messages, ...result.response.messages];
     let body: any;
-    for (let turn = 1; turn <= 12; turn++) {
+    // Until the dialogue fills the window and a summary is made (turn 14 here; 12 before later steps
+    // took the deepest level).
+    for (let turn = 1; turn <= 40; turn++) {
       await middleware.compactor.idle();
       history.push(
         { role: 'user', content: `Go on (${turn}).` },

@@ -1,10 +1,13 @@
 import type { Message, MessagePart, TextPart, ToolResultContentPart } from '../message/message';
 import { RECALL_ANNOUNCEMENT } from '../recall/recall-announcement';
+import { COLLAPSED_HEADER } from '../structure/collapse-exchanges';
+import { FOLDED_TOOLS_HEADER } from '../structure/fold-tool-steps';
 
 /**
  * The request with the read-back line after its first cut, when neither a summary nor a note carries
- * it already: appended to the first tool result (or placeholder) that shows a reference. The same
- * cut gets the same line on every call.
+ * it already: appended to the first tool result, placeholder, folded turn or condensed exchanges
+ * that shows a reference (a history with every turn folded has no tool result left). The same cut
+ * gets the same line on every call.
  */
 export function announceAfterFirstCut(messages: Message[]): Message[] {
   for (const message of messages) {
@@ -26,6 +29,15 @@ function showsRef(text: string): boolean {
   return text.includes('[ref=') && SHOWS_REF.test(text);
 }
 
+/** A text the engine wrote in place of what it cut: a placeholder, a folded turn, condensed exchanges. */
+function isEngineText(text: string): boolean {
+  return (
+    /^\[(?:image|file)\b/.test(text) ||
+    text.startsWith(FOLDED_TOOLS_HEADER) ||
+    text.startsWith(COLLAPSED_HEADER)
+  );
+}
+
 /** The message with the read-back line after its first reference, or `undefined` when it shows none. */
 function withAnnouncement(message: Message): Message | undefined {
   if (!Array.isArray(message.content)) return undefined;
@@ -33,7 +45,7 @@ function withAnnouncement(message: Message): Message | undefined {
   for (let index = 0; index < message.content.length; index++) {
     const part: MessagePart = message.content[index]!;
     let replaced: MessagePart | undefined;
-    if (part.type === 'text' && /^\[(?:image|file)\b/.test(part.text) && showsRef(part.text)) {
+    if (part.type === 'text' && isEngineText(part.text) && showsRef(part.text)) {
       replaced = { ...part, text: part.text + line };
     } else if (part.type === 'tool-result') {
       if (typeof part.content === 'string') {

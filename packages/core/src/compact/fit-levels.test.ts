@@ -33,12 +33,23 @@ describe('fitLevels', () => {
       fits: true,
       low: true,
     });
-    // No level that low: the first halfway there (7,500 → 2,000 gets 4,750: level 6), and `low` is false.
-    expect(fitLevels(levels.slice(0, 7), functions, { room: 7_500, lowRoom: 2_000, atLeast })).toMatchObject({
-      level: { previewTo: 6 },
+    // No level that low, after a level was reached: the conversation is near its floor, and the
+    // step is the deepest there is (not the first halfway there, level 6, passed again sooner).
+    expect(fitLevels(levels.slice(0, 9), functions, { room: 7_500, lowRoom: 500, atLeast })).toMatchObject({
+      level: { previewTo: 8 },
       fits: true,
       low: false,
     });
+  });
+
+  it('a first step that no level takes as low as the aim goes halfway there, keeping the newest previews', () => {
+    const { levels, functions } = ladder();
+    // 7,500 → 500: halfway is 4,000, level 6 (the deepest is level 8).
+    const first = fitLevels(levels.slice(0, 9), functions, { room: 7_500, lowRoom: 500, atLeast: undefined });
+    expect(first).toMatchObject({ level: { previewTo: 6 }, fits: true, low: false });
+    // None even halfway: the deepest.
+    const none = fitLevels(levels.slice(0, 5), functions, { room: 7_500, lowRoom: 500, atLeast: undefined });
+    expect(none).toMatchObject({ level: { previewTo: 4 }, fits: true, low: false });
   });
 
   it('judges the level reached by its rendering: an estimate just under the room is not a reason for the smallest step', () => {

@@ -189,7 +189,7 @@ describe('structural stages on generated coding-agent sessions (reads, edits, re
 
 describe('what the stages save on the coding-session fixture (the core README table)', () => {
   it.each([40, 60, 120])(
-    '%i turns at a window of 80%% of the session: the stages leave fewer results to stub or turns to fold; no summary either way',
+    '%i turns at a window of 0.8 of the session: the stages leave fewer results to stub or turns to fold; no summary either way',
     async (turns) => {
       const { messages } = codingSession({ seed: 7, turns, chatRate: 0.3 });
       deepFreeze(messages);
