@@ -8,6 +8,7 @@
  *   pnpm bench:quality --seed 42 --turns 300
  *   pnpm bench:quality --strategies spillway,sliding --budgets 0.15,0.5 --jobs 4 --out my.json
  *   pnpm bench:quality --model openai-compatible:http://127.0.0.1:11434/v1#llama3.2   real-model mode
+ *   pnpm bench:quality --help                every option
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -55,25 +56,59 @@ const FULL_SUITE = [
 /** The real-model suite: several short conversations (every probe is a model call). */
 const REAL_MODEL_SUITE = [1, 2, 3, 4, 5].map((seed) => ({ seed, turns: 40 }));
 
-const { values } = parseArgs({
-  options: {
-    full: { type: 'boolean', default: false },
-    seed: { type: 'string' },
-    turns: { type: 'string' },
-    budgets: { type: 'string' },
-    split: { type: 'string', default: 'heldout' },
-    strategies: { type: 'string' },
-    jobs: { type: 'string' },
-    list: { type: 'boolean', default: false },
-    model: { type: 'string' },
-    summarizer: { type: 'string' },
-    judge: { type: 'string' },
-    out: { type: 'string' },
-    cache: { type: 'boolean', default: true },
-    'update-readme': { type: 'boolean', default: false },
-  },
-  allowNegative: true,
-});
+const USAGE = `pnpm bench:quality [options]
+
+  --full                 the published suite (seeds 1–6, 50–400 turns); default: seeds 1–3, 60–300 turns
+  --seed N[,N…]          these seeds instead (with --turns: every pair)
+  --turns N[,N…]         these lengths instead (default 150 with --seed)
+  --budgets S[,S…]       windows as shares of each conversation (default 0.05,0.15,0.3,0.5)
+  --split heldout|tune   phrasings: heldout is published, tune is what the engine may be tuned on (default heldout)
+  --strategies A[,B…]    rows whose name contains these words (a whole row name: that row alone)
+  --list                 list the rows selected and exit
+  --jobs N               workers (default: 2, or fewer cores)
+  --out FILE             the JSON results (default results/quality-<mode>.json)
+  --no-cache             generate conversations afresh (the scores are the same)
+  --update-readme        write the tables into README.md
+  --model SPEC           real-model mode (probes answered by the model; see README)
+  --summarizer SPEC      the summarizer in real-model mode (default: the model)
+  --judge SPEC           a model that judges free answers in real-model mode
+  --help                 this text`;
+
+let parsed: ReturnType<typeof parseOptions>;
+try {
+  parsed = parseOptions();
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (parsed.values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const { values } = parsed;
+
+function parseOptions() {
+  return parseArgs({
+    options: {
+      help: { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
+      seed: { type: 'string' },
+      turns: { type: 'string' },
+      budgets: { type: 'string' },
+      split: { type: 'string', default: 'heldout' },
+      strategies: { type: 'string' },
+      jobs: { type: 'string' },
+      list: { type: 'boolean', default: false },
+      model: { type: 'string' },
+      summarizer: { type: 'string' },
+      judge: { type: 'string' },
+      out: { type: 'string' },
+      cache: { type: 'boolean', default: true },
+      'update-readme': { type: 'boolean', default: false },
+    },
+    allowNegative: true,
+  });
+}
 
 const list = (text: string) =>
   text
