@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectRules } from './detect-rules';
+import { type DevPart, percent, report, type Score, score } from '../../test/rule-dev-set';
 
 /**
  * A dev set of freely phrased standing instructions and of close-looking ordinary sentences, written
@@ -15,11 +15,6 @@ import { detectRules } from './detect-rules';
  * 2/64 (3.1%); held back catch 7/26 (26.9%), false pins 0/29 (0.0%); all 18/80 (22.5%), 2/93 (2.2%).
  * With them: tuning 54/54 (100%), 1/64 (1.6%); held back 25/26 (96.2%), 0/29; all 79/80, 1/93.
  */
-interface DevPart {
-  readonly rules: readonly string[];
-  readonly nonRules: readonly string[];
-  readonly messages: readonly { readonly text: string; readonly rule: string }[];
-}
 
 const tuning: DevPart = {
   rules: [
@@ -217,48 +212,6 @@ const heldBack: DevPart = {
     },
   ],
 };
-
-interface Score {
-  readonly caught: number;
-  readonly rules: number;
-  readonly falsePins: number;
-  readonly nonRules: number;
-  readonly missed: readonly string[];
-  readonly pinned: readonly string[];
-}
-
-function score(part: DevPart): Score {
-  const missed: string[] = [];
-  const pinned: string[] = [];
-  let rules = 0;
-  let nonRules = 0;
-  const expectRule = (rule: string, found: readonly string[]) => {
-    rules++;
-    if (!found.includes(rule)) missed.push(rule);
-  };
-  for (const rule of part.rules) expectRule(rule, detectRules(rule).rules);
-  for (const sentence of part.nonRules) {
-    nonRules++;
-    if (detectRules(sentence).rules.length > 0) pinned.push(sentence);
-  }
-  for (const { text, rule } of part.messages) {
-    const found = detectRules(text).rules;
-    expectRule(rule, found);
-    for (const other of found) if (other !== rule) pinned.push(other);
-    // Every sentence of the message other than the rule is a non-rule.
-    nonRules += text.split(/(?<=[.!?])\s+/).length - 1;
-  }
-  return { caught: rules - missed.length, rules, falsePins: pinned.length, nonRules, missed, pinned };
-}
-
-const percent = (count: number, total: number) => (100 * count) / total;
-
-function report(name: string, result: Score): string {
-  return (
-    `${name}: catch ${result.caught}/${result.rules} (${percent(result.caught, result.rules).toFixed(1)}%), ` +
-    `false pins ${result.falsePins}/${result.nonRules} (${percent(result.falsePins, result.nonRules).toFixed(1)}%)`
-  );
-}
 
 describe('detectRules on freely phrased instructions (blind dev set)', () => {
   it('has a dev set of the documented size', () => {

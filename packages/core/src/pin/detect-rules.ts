@@ -26,11 +26,16 @@
  *   preference between two (`I prefer X over Y`), where generic things go or how they are written
  *   (`commit messages go in …`, `dates are written as …`, `function names use …`), a universal
  *   negative (`nothing gets merged without …`, `nobody touches X but me`), a contrast with never
- *   (`…, never in the repo`), or a quantified subject with a need (`each function you add needs …`); or
+ *   (`…, never in the repo`), a quantified subject with a need (`every change to the schema needs
+ *   …`), a habit that goes on (`keep using X`), who alone may (`only the on-call engineer may …`), a
+ *   class treated as something (`treat customer IDs as personal data`), where new things go (`put
+ *   new tests under …`), a rule named as one (`rule of thumb`), a fact to keep in mind (`remember
+ *   that …`); or
  * - directs (an imperative verb first, `let's`, a modal of obligation, `I'd like` / `I want` / `I'd
  *   rather`, `you'll want to`) or declares how things are (a generic subject with `is/are` — not a
  *   status adjective like "flaky" —, `we use …`, `anything you write … stays`) **and** says it lasts:
- *   `from now on`, `unless I ask`, `every time`, `whenever`, `in this repo/project/team`,
+ *   `from now on`, `unless I ask`, `every time`, `whenever`, `if you ever`, `when the ticket is …`,
+ *   `on Fridays`, `for anything new`, `in this repo/project/team`,
  *   `throughout`, `everywhere`, `by default`, `even if`, `per X`, `for every X you write`, `the code
  *   you hand me`, `when you summarize …`, `before installing …`, `in all your answers`, `all
  *   future …`, `X, not Y`, `instead of`, `only on …`, `here` (declarations only), an open object
@@ -90,6 +95,7 @@ function afterLeadIn(body: string): string {
 /**
  * Where a sentence's directive can start: after filler, after a lead-in ending in a colon or dash,
  * after a leading subordinate or prepositional phrase ("When you summarize a meeting, lead with …",
+ * "Any time you open a pull request, link …", "As a rule, we …",
  * "For all future reports, put …"), and each clause after a semicolon; trailing filler removed.
  */
 function heads(body: string, lead: string): string[] {
@@ -99,7 +105,9 @@ function heads(body: string, lead: string): string[] {
       const head = clause.replace(FILLER, '').replace(TRAILER, '');
       found.add(head);
       const rest =
-        /^(?:when|whenever|if|once|before|after|for|in|on|with|across)\b[^,]{3,60},\s*(\S.*)$/i.exec(head);
+        /^(?:when|whenever|if|once|before|after|for|in|on|with|across|any ?time|every time|each time|as a rule)\b[^,]{0,60},\s*(\S.*)$/i.exec(
+          head,
+        );
       if (rest !== null) found.add(rest[1]!);
     }
   }

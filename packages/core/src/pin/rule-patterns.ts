@@ -29,6 +29,7 @@ export const STARTS = new RegExp(
       'refrain from',
       'under no circumstances',
       'at no point',
+      "let'?s (?:always|never)",
       'from now on',
       'going forward',
       'from here on',
@@ -78,6 +79,10 @@ export const STANDING = new RegExp(
     '\\b(?:is|are) (?:strictly |still )?(?:read-only|hands-off|untouchable)\\b',
     '\\b(?:is|are|gets?|get) (?:always|never)\\b',
     '\\b(?:is|are) (?:a )?no-go\\b',
+    // named as a rule: "the rule of thumb here: …", "as a matter of policy"
+    '\\brule of thumb\\b|\\bas a matter of (?:policy|course)\\b',
+    // a lasting fact to keep in mind: "remember that the legal team signs off on …"
+    "^(?:please |and |also )?(?:remember|keep in mind|bear in mind|don'?t forget|do not forget) that\\b",
   ].join('|'),
   'i',
 );
@@ -134,7 +139,15 @@ export const SHAPES = new RegExp(
     `^${BARE} (?:use|follow|include|start with|end with)\\b`,
     '^(?:nothing|nobody|no one)\\b(?! (?:\\w+ed|was|were|had|has|have|did|is|seems|happens|works|knows|changed)\\b)[^.;!?]{0,60}\\b(?:without|unless|until|but (?:me|us|you)|except|goes (?:in|into|to|out)|gets \\w+ed)\\b',
     ',\\s*(?:and |but )?never (?:in|on|as|to|into|with|via|through|from|by|the|a|an|inside|under)\\b',
-    `^(?:(?:all|every|each|any) (?:new |single )?[\\w-]+|(?:all|every|each|any)\\w* [\\w-]+ you \\w+)(?: [\\w-]+){0,2} (?:gets?|needs?|requires?|includes?|contains?|carries|carry|has to|have to|must|should)\\b`,
+    `^(?:(?:all|every|each|any) (?:new |single )?[\\w-]+|(?:all|every|each|any)\\w* [\\w-]+ you \\w+)(?: [\\w-]+){0,4} (?:gets?|needs?|requires?|includes?|contains?|carries|carry|has to|have to|must|should)\\b`,
+    // a habit that goes on: "keep using the v2 client", "keep writing tests first"
+    "^(?:let'?s |let us )?keep (?:using|writing|following|putting|naming|sending|running|adding|asking)\\b",
+    // who alone may: "only the on-call engineer may rotate the keys"
+    '^only (?!(?:if|when|once|after|before|then|now|because)\\b)(?:the )?[\\w-]+(?: [\\w-]+){0,3} (?:may|can|should|gets? to|is allowed to|are allowed to)\\b',
+    // a class treated as something: "treat customer IDs as personal data" (not "treat this as urgent")
+    '^treat (?!(?:this|that|it|these|those|the|him|her|them|me)\\b)[^.;!?]{1,60}\\bas\\b',
+    // where a class of new things goes: "put new tests under test/integration"
+    '^(?:put|place|keep|store|save) (?:all |any )?(?:new|shared|future|generated|common) [\\w-]+(?: [\\w-]+)? (?:in|under|into|inside|next to)\\b',
   ].join('|'),
   'i',
 );
@@ -159,7 +172,14 @@ export const SCOPE = new RegExp(
     '\\b(?:every|each|any|all)\\b[^.;!?]{0,40}\\b(?:you|we) (?:write|add|make|create|open|send|produce|touch|use|run|give|deploy|commit|push|generate|answer|reply|print|log)\\b',
     '\\b(?:anything|everything) (?:that|which|related|to do with)\\b|\\b(?:anything|everything) [\\w-]+-related\\b',
     '\\b(?:in|for|to) (?:any|every|all) (?:output|answers?|replies|responses|commits?)\\b',
-    '\\bthroughout\\b|\\beverywhere\\b|\\bby default\\b|\\bas a rule\\b|\\beven (?:if|when|though)\\b|\\bregardless\\b',
+    '\\bthroughout\\b|\\beverywhere\\b|\\bby default\\b|\\bas a rule\\b|\\beven (?:if|when|though|for)\\b|\\bregardless\\b',
+    // a condition that recurs: "if you ever …", "when the ticket is in German", "on Fridays"
+    '\\bif (?:you|we|anyone|someone) ever\\b',
+    '\\bwhen(?:ever)? (?:the|a|an|someone|anyone|a user|the user|they) [\\w-]+(?: [\\w-]+)? (?:is|are|has|have|writes?|asks?|comes?|fails?|breaks?|needs?)\\b',
+    '\\bon (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\\b',
+    // a class of new things: "for anything new"; "for every incident report" after a verb of method
+    '\\bfor (?:anything|everything|all) new\\b',
+    '\\b(?:use|follow|apply|include|attach) [^.;!?]{0,40}\\bfor (?:every|each|any|all) (?:new )?[\\w-]+(?: [\\w-]+)?\\b(?! (?:of|in|from|under) (?:the|that|this|these|those)\\b)',
     // what the assistant does as a habit: the code you write, anything you hand me
     "(?<!\\b(?:can|could|would|will|do|did|if|thank|are|have|should|may|might|when|whenever) )\\byou(?:'ll)? (?:write|produce|hand|give|send|generate|create|add|make|touch|suggest|propose|mention|output|commit|return|push|deploy|build|draft|post|print|log|edit|change|ship|show|use|open|cite|quote|release|merge|install|recommend|paste)\\b",
     "\\bwhen(?:ever)? you (?!(?:get|have|are|'re|can|could|finish|find|see|said|did)\\b)\\w+",
@@ -190,7 +210,7 @@ export const QUANTIFIED = /\b(?:every|each|all|any|anything|everything)\b/i;
  * gets / needs …", "X are shown in Y", "that is the order …".
  */
 export const IMPERATIVE =
-  /^(?:let'?s |let us )?(?:use|keep|stay|stick|tag|cc|ping|avoid|prefer|write|answer|reply|respond|put|add|include|leave|send|ask|check|run|format|name|call|mention|cite|quote|show|log|print|commit|push|deploy|test|document|comment|mark|label|route|store|save|treat|default|pin|lock|wrap|sign|review|squash|rebase|branch|prefix|suffix|end|start|begin|open|close|report|notify|flag|cap|limit|round|convert|express|spell|refer|address|reference|stage|merge|release|ship|bump|version|translate|respect|follow|obey|honor|honour|remember|assume|lead|spare|skip|give|draft|phrase|word|structure|sort|order|group|indent|capitalize|capitalise|link|attach|explain|describe|greet|stop|quit|be)\b/i;
+  /^(?:let'?s |let us )?(?:use|keep|stay|stick|tag|cc|ping|avoid|prefer|write|answer|reply|respond|put|add|include|leave|send|ask|check|run|format|name|call|mention|cite|quote|show|log|print|commit|push|deploy|test|document|comment|mark|label|route|store|save|treat|default|pin|lock|wrap|sign|review|squash|rebase|branch|prefix|suffix|end|start|begin|open|close|report|notify|flag|cap|limit|round|convert|express|spell|refer|address|reference|stage|merge|release|ship|bump|version|translate|respect|follow|obey|honor|honour|remember|assume|lead|spare|skip|give|draft|phrase|word|structure|sort|order|group|indent|capitalize|capitalise|link|attach|explain|describe|greet|stop|quit|be|make|take|note|drain|do|get|set|create|build|post|file|raise|back up|snapshot|announce|loop|request|wait|verify|validate|confirm|clear|update|upgrade|pull|lint|escalate|quarantine|inform|warn|tell)\b/i;
 
 /** A noun compound that only looks like an imperative ("Commit messages in this repo are a mess."). */
 export const NOUN_START =
@@ -201,6 +221,7 @@ export const OBLIGATION = new RegExp(
     '\\b(?:should|must|shall|ought to|needs? to|has to|have to)\\b',
     "\\b(?:I'?d like|I would like|I want|I prefer|I'?d prefer|I expect|we want|we prefer|we expect|I'?d rather|I would rather)\\b(?! to (?:know|understand|see|look|check|ask))",
     "\\byou(?:'ll| will)? (?:want|need|have) to\\b",
+    '\\bI (?:need|want|expect) (?=(?:all|every|each|any) (?!the\\b|of\\b))',
     '^(?:every|each|all|any) (?:new |single )?[\\w-]+(?: [\\w-]+)? (?:gets?|needs?|requires?|must|should|has to|have to|goes|go|is to|are to)\\b',
     '\\b(?:is|are) (?:always |only )?(?:shown|written|kept|given|formatted|named|stored|logged|reported|quoted|expressed|rounded|sent|done)\\b',
     '\\bthat is the (?:order|rule|way|process|convention|policy)\\b',
@@ -211,7 +232,8 @@ export const OBLIGATION = new RegExp(
 /** A statement of how things are here: "Prices are in euros …", "we use Postgres …", "deploys happen …". */
 export const DECLARATIVE = new RegExp(
   [
-    `^${BARE} (?:(?:is|are)(?! (?:${STATUS})\\b)|stays?|lives?|happens?|runs?|ships?|uses?)\\b`,
+    `^${BARE} (?:(?:is|are)(?! (?:${STATUS})\\b)|stays?|lives?|happens?|runs?|ships?|uses?|needs?|requires?)\\b`,
+    '^(?:nobody|no one) (?!(?:knows|cares|seems|remembers|likes|wants|understands|uses)\\b)\\w+s\\b',
     '^(?:anything|everything|all|every|each|any)\\b[^,;]{0,60}\\b(?:stays?|goes|go|gets?|is|are|needs?|belongs?|lives?)\\b',
     '^we (?:use|go with|write|prefer|work in|deploy|ship|run|do|keep|name|format|follow|build|speak|answer|reply)\\b',
   ].join('|'),
@@ -237,7 +259,8 @@ export const ONE_OFF = new RegExp(
     '\\bnow\\b(?! on\\b| onwards?\\b)(?<!\\bfrom now)',
     '\\bfor this (?!(?:whole|entire|project|repo|repository|codebase|code base|team|session|conversation|chat|client|company|product|app)\\b)[\\w-]+',
     '\\b(?:was|were|did|had|went|got|ran|made|took|came|saw|broke|wrote|said|told|gave|found|used to|decided)\\b',
-    '(?<!\\b(?:rather|prefer|wish|if) )\\b(?:I|we|he|she|they|it|you) \\w+ed\\b',
+    // a past tense ("we changed"), not a present one that ends the same way ("we need", "we proceed")
+    '(?<!\\b(?:rather|prefer|wish|if) )\\b(?:I|we|he|she|they|it|you) (?!\\w*eed\\b)\\w+ed\\b',
   ].join('|'),
   'i',
 );
