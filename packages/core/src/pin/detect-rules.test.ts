@@ -104,6 +104,8 @@ describe('detectRules', () => {
       'Keep going.',
       "You can't really test this locally.",
       'Stick the config in the README for now.',
+      'Ping me when the deploy is done.',
+      'Tag me when the PR is merged.',
     ];
     for (const sentence of ordinary) expect(detectRules(sentence).rules, sentence).toEqual([]);
   });
@@ -126,6 +128,14 @@ describe('detectRules', () => {
       'seven eight nine?',
       'ten',
     ]);
+    // Not after a title or an abbreviation: the rule stays one sentence, and is caught whole.
+    const rule = 'Address the customer as Dr. Okafor in any reply you draft.';
+    expect(splitSentences(`${rule} Use tabs, e.g. in Go files. Done.`)).toEqual([
+      rule,
+      'Use tabs, e.g. in Go files.',
+      'Done.',
+    ]);
+    expect(detectRules(rule).rules).toEqual([rule]);
   });
 
   it('compares topics by content words', () => {

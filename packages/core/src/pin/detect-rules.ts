@@ -126,12 +126,17 @@ function isStandingShape(starts: readonly string[], sentence: string): boolean {
   return obliges && QUANTIFIED.test(sentence);
 }
 
-/** Splits text into sentences: at line breaks, and after `.`, `!` or `?` followed by a space. */
+const SENTENCE_END = /(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|Sr|Jr|St|vs|approx|cf|Fig|e\.g|i\.e)\.)(?<=[.!?])\s+(?=\S)/;
+
+/**
+ * Splits text into sentences: at line breaks, and after `.`, `!` or `?` followed by a space — not after
+ * a title or an abbreviation that is rarely a sentence's end ("Dr. Okafor", "e.g. a", "vs. b").
+ */
 export function splitSentences(text: string): string[] {
   const sentences: string[] = [];
   for (const line of text.split(/\r?\n/)) {
     const item = line.trim().replace(/^(?:[-*•>]+|\d{1,3}[.)])\s+/, '');
-    for (const piece of item.split(/(?<=[.!?])\s+(?=\S)/)) {
+    for (const piece of item.split(SENTENCE_END)) {
       const sentence = piece.trim();
       if (sentence.length > 0) sentences.push(sentence);
     }

@@ -175,7 +175,8 @@ export const SCOPE = new RegExp(
     '\\bthroughout\\b|\\beverywhere\\b|\\bby default\\b|\\bas a rule\\b|\\beven (?:if|when|though|for)\\b|\\bregardless\\b',
     // a condition that recurs: "if you ever …", "when the ticket is in German", "on Fridays"
     '\\bif (?:you|we|anyone|someone) ever\\b',
-    '\\bwhen(?:ever)? (?:the|a|an|someone|anyone|a user|the user|they) [\\w-]+(?: [\\w-]+)? (?:is|are|has|have|writes?|asks?|comes?|fails?|breaks?|needs?)\\b',
+    // (not an event that happens once: "ping me when the deploy is done")
+    '\\bwhen(?:ever)? (?:the|a|an|someone|anyone|a user|the user|they) [\\w-]+(?: [\\w-]+)? (?:(?:is|are)(?! (?:done|ready|finished|over|complete|completed|back|up|merged|fixed|green|live|out)\\b)|has|have|writes?|asks?|comes?|fails?|breaks?|needs?)\\b',
     '\\bon (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)\\b',
     // a class of new things: "for anything new"; "for every incident report" after a verb of method
     '\\bfor (?:anything|everything|all) new\\b',
