@@ -47,6 +47,13 @@ describe('fitLevels', () => {
     // 7,500 → 500: halfway is 4,000, level 6 (the deepest is level 8).
     const first = fitLevels(levels.slice(0, 9), functions, { room: 7_500, lowRoom: 500, atLeast: undefined });
     expect(first).toMatchObject({ level: { previewTo: 6 }, fits: true, low: false });
+    // A conversation that has reached no reduction yet (level 0, remembered) steps the same way.
+    const none0 = fitLevels(levels.slice(0, 9), functions, {
+      room: 7_500,
+      lowRoom: 500,
+      atLeast: levels[0]!,
+    });
+    expect(none0).toMatchObject({ level: { previewTo: 6 }, fits: true, low: false });
     // None even halfway: the deepest.
     const none = fitLevels(levels.slice(0, 5), functions, { room: 7_500, lowRoom: 500, atLeast: undefined });
     expect(none).toMatchObject({ level: { previewTo: 4 }, fits: true, low: false });
