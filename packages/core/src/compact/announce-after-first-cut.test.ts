@@ -26,7 +26,9 @@ describe('announceAfterFirstCut', () => {
     const announced = announceAfterFirstCut(messages);
     const text = (message: Message) => JSON.stringify(message.content);
     expect(text(announced[1]!)).toContain('[ref=t.AAAAAAAAAAAA]');
-    expect((announced[1]!.content as { text: string }[])[0]!.text.endsWith(RECALL_ANNOUNCEMENT)).toBe(true);
+    expect(
+      (announced[1]!.content as readonly { text: string }[])[0]!.text.endsWith(RECALL_ANNOUNCEMENT),
+    ).toBe(true);
     // Once, after the first cut; the input is not mutated; the same input gives the same request.
     expect(announced.filter((message) => text(message).includes('spillway_recall'))).toHaveLength(1);
     expect(text(messages[1]!)).not.toContain('spillway_recall');
