@@ -1,4 +1,4 @@
-import { atLeastAs, type HistoryLevel, type RenderedHistory } from './history-level';
+import { atLeastAs, type HistoryLevel, type RenderedHistory, reducesAnything } from './history-level';
 
 /** How much of the way from `room` to `lowRoom` a first step must go when none gets all the way. */
 const PARTIAL_STEP_SHARE = 0.5;
@@ -57,7 +57,7 @@ export function fitLevels(
   let aim = lowRoom;
   let index = first(lowRoom);
   // A level reached is one that reduced something (a conversation remembers "none" too).
-  const stepped = atLeast !== undefined && (atLeast.previewTo > 0 || atLeast.foldTo > 0);
+  const stepped = atLeast !== undefined && reducesAnything(atLeast);
   if (index === -1 && !stepped) {
     aim = room - PARTIAL_STEP_SHARE * (room - lowRoom);
     index = first(aim);

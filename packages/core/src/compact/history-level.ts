@@ -16,6 +16,11 @@ export interface HistoryLevel {
 /** No reduction at all. */
 export const NO_LEVEL: HistoryLevel = { previewTo: 0, stubTo: 0, foldTo: 0 };
 
+/** Whether `level` reduces anything (stubs lie inside previews, so previews and folds tell). */
+export function reducesAnything(level: HistoryLevel): boolean {
+  return level.previewTo > 0 || level.foldTo > 0;
+}
+
 /** `level`, reducing at least as far as `reached` in every zone. */
 export function atLeastAs(level: HistoryLevel, reached: HistoryLevel): HistoryLevel {
   if (

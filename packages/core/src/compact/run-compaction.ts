@@ -14,6 +14,7 @@ import { deriveConversationId } from './conversation-id';
 import { currentTurnStart } from './current-turn';
 import { createDraftFactory } from './draft-settings';
 import type { HistoryLadder } from './history-ladder';
+import { reducesAnything } from './history-level';
 import { ladderFor } from './ladder-for-draft';
 import { prepareWorking } from './prepare-working';
 import {
@@ -264,7 +265,7 @@ async function runPipeline(
   const hinted =
     reductionLevel !== undefined &&
     reductionLevel.coveredCount === draft.coveredCount &&
-    (reductionLevel.previewTo > 0 || reductionLevel.foldTo > 0);
+    reducesAnything(reductionLevel);
   if (retry === undefined && !overTarget(draft) && mode === 'request' && !hinted) return finish(draft);
 
   // Fail fast: when even the smallest request (no history, a note in its place, the current turn at
