@@ -53,6 +53,7 @@ export function createFormLookup(
     settings.previewKeepChars,
     settings.blobMinChars,
     settings.blobKeepChars,
+    settings.blobStubKeepChars,
     settings.imagePlaceholders,
     settings.stubResults,
     settings.marks?.key ?? '-',
