@@ -1,11 +1,13 @@
 import type { Estimator } from '../estimate/estimator';
 import type { Message } from '../message/message';
+import { messageText } from '../message/message-parts';
 import type { CompactionState, PinnedQuote } from '../store/compaction-state';
 import type { StatedDecision } from '../summarize/decision-sentences';
 import { summarize } from '../summarize/summarize';
 import type { CompactionReason } from './compaction-event';
 import { layoutConversation } from './compaction-layout';
 import type { ResolvedCompactionOptions } from './compaction-options';
+import { isUserTurn } from './current-turn';
 import { hashMessages } from './hash-messages';
 
 /** What {@link summarizeSpan} needs besides the options. */
@@ -86,6 +88,12 @@ export async function summarizeSpan({
   const stackFull =
     options.summaryMode === 'stack' && previous.length > 0 && stackTokens * 2 > summaryMaxTokens;
   const merge = options.summaryMode === 'cumulative' || stackFull;
+  // What the previous summary stands in for: a merged summary is audited against those user
+  // identifiers too (the summarizer may cut the previous summary to fit).
+  const earlierUserTexts =
+    merge && previous.length > 0 && options.auditIdentifiers && state !== undefined
+      ? layoutConversation(messages, state.coveredCount).covered.filter(isUserTurn).map(messageText)
+      : [];
   const result = await summarize({
     messages: input,
     summarizer: options.summarizer,
@@ -101,6 +109,7 @@ export async function summarizeSpan({
     abortSignal,
     conversationId,
     userTexts,
+    earlierUserTexts,
     toolIdentifiers,
     // Stacked summaries stay in the request: a decision one of them holds is not written again.
     decisions: merge

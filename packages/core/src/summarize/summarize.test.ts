@@ -333,6 +333,33 @@ describe('summarize', () => {
     expect(second.summary).toContain('dep-7f3a9c2e');
   });
 
+  it("lists the identifiers of the user's earlier words a merged summary cut from its predecessor", async () => {
+    // A predecessor that named the account in its own words (no identifiers line to carry on), and
+    // a summarizer that cuts it: the audit knows what the predecessor stood in for.
+    const previousSummary = 'Digest: the user asked about the ledger. Identifiers mentioned: ACC-870123';
+    const earlierUserTexts = ['The account in question is ACC-870123, by the way.', 'Thanks.'];
+    const cut = vi.fn<Summarizer>().mockResolvedValue('Digest: the user asked for a fix of the routes.');
+    const merged = await summarize({
+      messages: conversation,
+      previousSummary,
+      summarizer: cut,
+      earlierUserTexts,
+    });
+    expect(merged.summary.split('\n').at(-1)).toMatch(/^Identifiers the user gave: ACC-870123, .*ABC-123/);
+    // Without them, only the span's own identifiers are checked: the account is gone.
+    const alone = await summarize({ messages: conversation, previousSummary, summarizer: cut });
+    expect(alone.summary).not.toContain('ACC-870123');
+    // One the new summary still names is not listed again.
+    const kept = vi.fn<Summarizer>().mockResolvedValue('Digest: ACC-870123 and the routes fix.');
+    const again = await summarize({
+      messages: conversation,
+      previousSummary,
+      summarizer: kept,
+      earlierUserTexts,
+    });
+    expect(again.summary.match(/ACC-870123/g)).toHaveLength(1);
+  });
+
   it('does not list a pasted table of numbers as identifiers the user gave', async () => {
     const table = Array.from({ length: 40 }, (_, row) => `${row + 100} ${row * 37 + 510} ok`).join('\n');
     const messages: Message[] = [

@@ -71,6 +71,14 @@ export interface SummarizeOptions {
    */
   userTexts?: readonly { number: number; text: string }[];
   /**
+   * The user's words that `previousSummary` stands in for, oldest first. Checked by
+   * `auditIdentifiers`: their identifiers that neither the new summary nor the lines it carries on
+   * hold are listed too, as the oldest of the user's, so a summary that re-summarizes its
+   * predecessor (and cuts it to fit) does not lose what the predecessor still named.
+   * @default none
+   */
+  earlierUserTexts?: readonly string[];
+  /**
    * Receives durable facts for long-term memory: those a summarizer returns as `memories`, and
    * lines starting with `MEMORY: ` in a text summary (the prompt asks for them when this is set).
    * Errors it throws are caught and returned as `memoryError`.
@@ -143,6 +151,7 @@ export async function summarize({
   abortSignal,
   conversationId,
   userTexts = userTextsOf(messages),
+  earlierUserTexts = [],
   toolIdentifiers,
   decisions: statedDecisions,
 }: SummarizeOptions): Promise<SummarizeResult> {
@@ -233,9 +242,11 @@ export async function summarize({
   const standingInstructions = acceptStandingInstructions(split.quotes, userTexts);
   let summary = split.summary.trim() === '' ? (running ?? '') : split.summary;
   if (auditIdentifiers) {
-    const user = inRounds(
-      userTexts.map((entry) => salientIdentifiers(entry.text, { maxCount: 40, maxChars: 1_000 })),
-    );
+    const identifiersOf = (text: string) => salientIdentifiers(text, { maxCount: 40, maxChars: 1_000 });
+    const user = [
+      ...inRounds(earlierUserTexts.map(identifiersOf)),
+      ...inRounds(userTexts.map((entry) => identifiersOf(entry.text))),
+    ];
     const tools = toolIdentifiers ?? toolIdentifiersOf(messages);
     const decisions = statedDecisions ?? decisionsOf(messages);
     summary = withIdentifiers(
