@@ -105,7 +105,7 @@ function heads(body: string, lead: string): string[] {
       const head = clause.replace(FILLER, '').replace(TRAILER, '');
       found.add(head);
       const rest =
-        /^(?:when|whenever|if|once|before|after|for|in|on|with|across|any ?time|every time|each time|as a rule)\b[^,]{0,60},\s*(\S.*)$/i.exec(
+        /^(?:when|whenever|if|once|before|after|for|in|on|with|across|any ?time|every time|each time|as a rule|whatever|whichever)\b[^,]{0,60},\s*(\S.*)$/i.exec(
           head,
         );
       if (rest !== null) found.add(rest[1]!);

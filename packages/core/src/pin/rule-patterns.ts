@@ -119,7 +119,9 @@ const BARE =
  * an announced convention ("the convention here is …", "our house style is …", "we're a tabs shop"),
  * a negative wish ("I'd rather you didn't …"), a preference between two ("I prefer X over Y"), a
  * rule about where things go or how they are written ("commit messages go in …", "dates are
- * written as …", "nothing gets merged without …", "nobody touches X but me").
+ * written as …", "nothing gets merged without …", "nobody touches X but me"), a requirement on a
+ * class of what the assistant hands over ("timestamps I get from you should …", "whatever report
+ * you draft ends with …"), a convention verb on a bare class ("sort imports alphabetically").
  */
 export const SHAPES = new RegExp(
   [
@@ -139,7 +141,13 @@ export const SHAPES = new RegExp(
     `^${BARE} (?:use|follow|include|start with|end with)\\b`,
     '^(?:nothing|nobody|no one)\\b(?! (?:\\w+ed|was|were|had|has|have|did|is|seems|happens|works|knows|changed)\\b)[^.;!?]{0,60}\\b(?:without|unless|until|but (?:me|us|you)|except|goes (?:in|into|to|out)|gets \\w+ed)\\b',
     ',\\s*(?:and |but )?never (?:in|on|as|to|into|with|via|through|from|by|the|a|an|inside|under)\\b',
-    `^(?:(?:all|every|each|any) (?:new |single )?[\\w-]+|(?:all|every|each|any)\\w* [\\w-]+ you \\w+)(?: [\\w-]+){0,4} (?:gets?|needs?|requires?|includes?|contains?|carries|carry|has to|have to|must|should)\\b`,
+    `^(?:(?:all|every|each|any) (?:new |single )?[\\w-]+|(?:(?:all|every|each|any)\\w*|whatever|whichever) [\\w-]+ you \\w+)(?: [\\w-]+){0,4} (?:gets?|needs?|requires?|includes?|contains?|carries|carry|has to|have to|must|should|goes|go|(?:starts?|ends?|begins?|opens?) with)\\b`,
+    // a class of what the assistant hands over: "timestamps I get from you should be in UTC",
+    // "tables you produce for me need a header row" (not a report: "code you write is buggy")
+    `^${BARE} (?:that |which )?(?:(?:I|we) (?:get|receive) (?:back )?from you|you (?:give|send|hand|write|produce|make|draft|show|return|generate|create|prepare)(?: (?:me|us))?(?: for (?:me|us))?) (?:should|must|need|needs|has to|have to|(?:is|are)(?! (?:${STATUS})\\b)|go|goes|get|gets|include|includes|stay|stays|start|starts|end|ends|use|uses)\\b`,
+    // a convention for a class of things, in the imperative: "round percentages to one decimal",
+    // "sort imports alphabetically", "quote file paths in backticks" (not "round the total …")
+    `^(?:round|format|sort|order|quote|prefix|suffix|name|tag|cite|capitali[sz]e|abbreviate|spell(?: out)?|indent|word|phrase|label|express|title|number|pad|align) (?![^.;!?]*\\b(?:this|that|these|those|here)\\b)(?!(?:the|it|its|them|my|your|our|his|her|their|a|an|one|me|us|him|up|down|out|all|every|each|any|some)\\b)[\\w.-]+(?: [\\w.-]+){0,2}(?= (?:as|in|with|to|by|after|before|under|over|using|like|on|into|from)\\b| \\w+ly\\s*[.!]?$|\\s*[.!]?$)`,
     // a habit that goes on: "keep using the v2 client", "keep writing tests first"
     "^(?:let'?s |let us )?keep (?:using|writing|following|putting|naming|sending|running|adding|asking)\\b",
     // who alone may: "only the on-call engineer may rotate the keys"
@@ -165,6 +173,9 @@ export const SCOPE = new RegExp(
     '\\bfor the rest of\\b',
     '\\b(?:every|each|any) time\\b',
     '\\b(?:whenever|wherever)\\b',
+    // a class of occasions or of what the assistant hands over
+    '\\b(?:whatever|whichever) [\\w-]+ (?:you|the user|they|we|someone|anyone)\\b',
+    '\\b(?:I|we) (?:get|receive) (?:back )?from you\\b',
     '\\bunless (?:I|we|you|someone)\\b',
     '\\buntil (?:the \\w+(?: \\w+)? (?:lands|ends|ships|is (?:done|over|merged|finished))|further|I|we)\\b',
     '\\b(?:in|on|for|across) (?:this|the|our) (?:whole |entire )?(?:repo|repository|project|codebase|code base|team|conversation|chat|session|board)\\b',
