@@ -24,8 +24,6 @@ export interface FormSettings {
   readonly blobMinChars: number;
   /** Characters a shortened blob keeps. */
   readonly blobKeepChars: number;
-  /** Characters a blob keeps in the `stub` form (blobs over twice that are shortened there). */
-  readonly blobStubKeepChars: number;
   /** Whether tool results become stubs in the `stub` form (`false`: they stay as they are). */
   readonly stubResults: boolean;
   /** Whether images and files become placeholders in the reduced forms. */
@@ -56,8 +54,7 @@ export interface FormedMessage {
  *   of the cut part (see `headTailPreview`), images and files become
  *   placeholders, pasted blobs in the user's text are shortened;
  * - `stub`: every tool result becomes a one-line stub (what it was, the identifiers it mentioned, its
- *   reference), images and files become placeholders, pasted blobs are shortened to
- *   `blobStubKeepChars` (the smallest preview).
+ *   reference), images and files become placeholders, pasted blobs are shortened.
  * The user's prose, the assistant's text and tool calls are never changed; a result a structural
  * stage already replaced by a note (`original` tells) keeps its note.
  */
@@ -86,11 +83,9 @@ export function formMessage(
     records.push(...added);
   };
   if (message.role === 'user') {
-    // Where results are stubs, a pasted blob keeps no more than the smallest preview.
-    const stubbed = form === 'stub' && settings.blobStubKeepChars < settings.blobKeepChars;
     const shortened = shortenPastedBlobs(current, {
-      minChars: stubbed ? 2 * settings.blobStubKeepChars : settings.blobMinChars,
-      keepChars: stubbed ? settings.blobStubKeepChars : settings.blobKeepChars,
+      minChars: settings.blobMinChars,
+      keepChars: settings.blobKeepChars,
       ref: settings.messageRef(index),
     });
     step('shorten-pasted-blobs', shortened.message, []);

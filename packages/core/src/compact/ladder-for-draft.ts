@@ -65,7 +65,6 @@ export function ladderFor(
     stubResults: reduction !== false,
     blobMinChars: budget.blobMinChars,
     blobKeepChars: budget.blobKeepChars,
-    blobStubKeepChars: budget.blobStubKeepChars,
     imagePlaceholders: options.imagePlaceholders,
     marks,
     messageRef: (index) => marks?.span(numbers[index]!, numbers[index]! + 1),

@@ -53,7 +53,6 @@ export function createFormLookup(
     settings.previewKeepChars,
     settings.blobMinChars,
     settings.blobKeepChars,
-    settings.blobStubKeepChars,
     settings.imagePlaceholders,
     settings.stubResults,
     settings.marks?.key ?? '-',

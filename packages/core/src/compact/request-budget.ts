@@ -49,12 +49,6 @@ export interface RequestBudget {
   readonly blobMinChars: number;
   /** Characters a shortened blob keeps. */
   readonly blobKeepChars: number;
-  /**
-   * Characters a pasted blob keeps where the history's tool results are stubs (the `stub` form):
-   * the smallest preview (400), or `blobKeepChars` when that is smaller; blobs over twice that are
-   * shortened. `blobKeepChars` when tool-result reduction is off.
-   */
-  readonly blobStubKeepChars: number;
 }
 
 /** Share of the window a summary may take at most (and the seeds' absolute bound is 2,048 tokens). */
@@ -90,8 +84,7 @@ const FLOOR_CHARS_MAX = 512;
  * - a current-turn tool result is cut, when nothing else fits, to 0.5% of the window, 160–512
  *   characters;
  * - a reduction step that changes the request's prefix frees at least half the window (85% → 35%) where it can; the user's own words beside a summary
- *   take at most 30% of it; pasted blobs over twice the kept size are shortened like tool results
- *   (where the tool results are stubs, to the smallest preview: 400 characters).
+ *   take at most 30% of it; pasted blobs over twice the kept size are shortened like tool results.
  */
 export function requestBudget(contextWindow: number, options: ResolvedCompactionOptions): RequestBudget {
   const { thresholds, protectedRatio, summaryMaxTokens, toolResultReduction } = options;
@@ -127,7 +120,6 @@ export function requestBudget(contextWindow: number, options: ResolvedCompaction
     foldIdentifierChars: foldIdentifierChars(contextWindow),
     blobMinChars: 2 * (reduction === false ? keepChars : reduction.keepChars),
     blobKeepChars: reduction === false ? keepChars : reduction.keepChars,
-    blobStubKeepChars: reduction === false ? keepChars : Math.min(KEEP_CHARS_MIN, reduction.keepChars),
   };
 }
 
