@@ -19,7 +19,7 @@
  * - states a lasting policy (`… is not to be shared`, `no exceptions`, `until further notice`, `keep
  *   X out of Y`, `X stays free of Y`, `stick to X`, `X is read-only`, `X is a no-go`); or
  * - has a standing shape, at the start of the sentence or of a clause (after `;`, after "When you
- *   …," / "For all future …,"): quitting a habit (`stop/quit` + -ing), a verbless ban (`no emojis in
+ *   …," / "For all future …," / "Whichever X …,"): quitting a habit (`stop/quit` + -ing), a verbless ban (`no emojis in
  *   …`, `no more than three …`), `hands off X`, `leave X alone`, `treat X as read-only`, `keep X
  *   concise/compatible/…`, `X only`, an announced convention (`the convention here is …`, `our
  *   house style is …`, `we're a tabs shop`), a negative wish (`I'd rather you didn't …`), a
@@ -30,11 +30,15 @@
  *   …`), a habit that goes on (`keep using X`), who alone may (`only the on-call engineer may …`), a
  *   class treated as something (`treat customer IDs as personal data`), where new things go (`put
  *   new tests under …`), a rule named as one (`rule of thumb`), a fact to keep in mind (`remember
- *   that …`); or
+ *   that …`), a requirement on a class of what the assistant hands over (`timestamps I get from you
+ *   should …`, `tables you produce for me need …`, `whatever report you draft ends with …`), a
+ *   convention verb on a bare class (`round percentages to one decimal`, `sort imports
+ *   alphabetically`; not `sort the imports in this file`); or
  * - directs (an imperative verb first, `let's`, a modal of obligation, `I'd like` / `I want` / `I'd
  *   rather`, `you'll want to`) or declares how things are (a generic subject with `is/are` — not a
  *   status adjective like "flaky" —, `we use …`, `anything you write … stays`) **and** says it lasts:
- *   `from now on`, `unless I ask`, `every time`, `whenever`, `if you ever`, `when the ticket is …`,
+ *   `from now on`, `unless I ask`, `every time`, `whenever`, `whichever X you …`, `if you ever`,
+ *   `when the ticket is …`, `what I get from you`,
  *   `on Fridays`, `for anything new`, `in this repo/project/team`,
  *   `throughout`, `everywhere`, `by default`, `even if`, `per X`, `for every X you write`, `the code
  *   you hand me`, `when you summarize …`, `before installing …`, `in all your answers`, `all
