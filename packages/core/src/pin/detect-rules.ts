@@ -19,31 +19,31 @@
  * - states a lasting policy (`… is not to be shared`, `no exceptions`, `until further notice`, `keep
  *   X out of Y`, `X stays free of Y`, `stick to X`, `X is read-only`, `X is a no-go`); or
  * - has a standing shape, at the start of the sentence or of a clause (after `;`, after "When you
- *   …," / "For all future …," / "Whichever X …,"): quitting a habit (`stop/quit` + -ing), a verbless ban (`no emojis in
- *   …`, `no more than three …`), `hands off X`, `leave X alone`, `treat X as read-only`, `keep X
- *   concise/compatible/…`, `X only`, an announced convention (`the convention here is …`, `our
- *   house style is …`, `we're a tabs shop`), a negative wish (`I'd rather you didn't …`), a
- *   preference between two (`I prefer X over Y`), where generic things go or how they are written
- *   (`commit messages go in …`, `dates are written as …`, `function names use …`), a universal
- *   negative (`nothing gets merged without …`, `nobody touches X but me`), a contrast with never
- *   (`…, never in the repo`), a quantified subject with a need (`every change to the schema needs
- *   …`), a habit that goes on (`keep using X`), who alone may (`only the on-call engineer may …`), a
- *   class treated as something (`treat customer IDs as personal data`), where new things go (`put
- *   new tests under …`), a rule named as one (`rule of thumb`), a fact to keep in mind (`remember
- *   that …`), a requirement on a class of what the assistant hands over (`timestamps I get from you
- *   should …`, `tables you produce for me need …`, `whatever report you draft ends with …`), a
- *   convention verb on a bare class (`round percentages to one decimal`, `sort imports
- *   alphabetically`; not `sort the imports in this file`); or
+ *   …," / "For all future …," / "Whichever X …,"): quitting a habit (`stop/quit` + -ing), a
+ *   verbless ban (`no emojis in …`, `no more than three …`), `hands off X`, `leave X alone`, `treat
+ *   X as read-only`, `keep X concise/compatible/…`, `X only`, an announced convention (`the
+ *   convention here is …`, `our house style is …`, `we're a tabs shop`), a negative wish (`I'd
+ *   rather you didn't …`), a preference between two (`I prefer X over Y`), where generic things go
+ *   or how they are written (`commit messages go in …`, `dates are written as …`, `function names
+ *   use …`), a universal negative (`nothing gets merged without …`, `nobody touches X but me`), a
+ *   contrast with never (`…, never in the repo`), a quantified subject with a need (`every change
+ *   to the schema needs …`), a habit that goes on (`keep using X`), who alone may (`only the
+ *   on-call engineer may …`), a class treated as something (`treat customer IDs as personal data`),
+ *   where new things go (`put new tests under …`), a rule named as one (`rule of thumb`), a fact to
+ *   keep in mind (`remember that …`), a requirement on a class of what the assistant hands over
+ *   (`timestamps I get from you should …`, `tables you produce for me need …`, `whatever report you
+ *   draft ends with …`), a convention verb on a bare class (`round percentages to one decimal`,
+ *   `sort imports alphabetically`; not `sort the imports in this file`); or
  * - directs (an imperative verb first, `let's`, a modal of obligation, `I'd like` / `I want` / `I'd
  *   rather`, `you'll want to`) or declares how things are (a generic subject with `is/are` — not a
- *   status adjective like "flaky" —, `we use …`, `anything you write … stays`) **and** says it lasts:
- *   `from now on`, `unless I ask`, `every time`, `whenever`, `whichever X you …`, `if you ever`,
- *   `when the ticket is …`, `what I get from you`,
- *   `on Fridays`, `for anything new`, `in this repo/project/team`,
- *   `throughout`, `everywhere`, `by default`, `even if`, `per X`, `for every X you write`, `the code
- *   you hand me`, `when you summarize …`, `before installing …`, `in all your answers`, `all
- *   future …`, `X, not Y`, `instead of`, `only on …`, `here` (declarations only), an open object
- *   (`write all docs …`, not `check every file …`), or a quantifier with an obligation.
+ *   status adjective like "flaky" —, `we use …`, `anything you write … stays`) **and** says it
+ *   lasts: `from now on`, `unless I ask`, `every time`, `whenever`, `whichever X you …`, `if you
+ *   ever`, `when the ticket is …`, `what I get from you`, `on Fridays`, `for anything new`, `in
+ *   this repo/project/team`, `throughout`, `everywhere`, `by default`, `even if`, `per X`, `for
+ *   every X you write`, `the code you hand me`, `when you summarize …`, `before installing …`, `in
+ *   all your answers`, `all future …`, `X, not Y`, `instead of`, `only on …`, `here` (declarations
+ *   only), an open object (`write all docs …`, not `check every file …`), or a quantifier with an
+ *   obligation.
  *
  * A rule is not a question, has at least three words and at most 400 characters. Common non-rules are
  * left out (`never mind`, `don't worry`, `always the same`, `no idea`, `no luck`, `no tests cover …`).

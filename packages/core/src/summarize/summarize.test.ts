@@ -338,25 +338,18 @@ describe('summarize', () => {
     // a summarizer that cuts it: the audit knows what the predecessor stood in for.
     const previousSummary = 'Digest: the user asked about the ledger. Identifiers mentioned: ACC-870123';
     const earlierUserTexts = ['The account in question is ACC-870123, by the way.', 'Thanks.'];
+    const merge = (summarizer: Summarizer) =>
+      summarize({ messages: conversation, previousSummary, summarizer, earlierUserTexts });
     const cut = vi.fn<Summarizer>().mockResolvedValue('Digest: the user asked for a fix of the routes.');
-    const merged = await summarize({
-      messages: conversation,
-      previousSummary,
-      summarizer: cut,
-      earlierUserTexts,
-    });
+    const merged = await merge(cut);
     expect(merged.summary.split('\n').at(-1)).toMatch(/^Identifiers the user gave: ACC-870123, .*ABC-123/);
     // Without them, only the span's own identifiers are checked: the account is gone.
     const alone = await summarize({ messages: conversation, previousSummary, summarizer: cut });
     expect(alone.summary).not.toContain('ACC-870123');
     // One the new summary still names is not listed again.
-    const kept = vi.fn<Summarizer>().mockResolvedValue('Digest: ACC-870123 and the routes fix.');
-    const again = await summarize({
-      messages: conversation,
-      previousSummary,
-      summarizer: kept,
-      earlierUserTexts,
-    });
+    const again = await merge(
+      vi.fn<Summarizer>().mockResolvedValue('Digest: ACC-870123 and the routes fix.'),
+    );
     expect(again.summary.match(/ACC-870123/g)).toHaveLength(1);
   });
 
