@@ -1,5 +1,7 @@
 import type { Message } from '../message/message';
 import type { CompactMessagesOptions, CompactMessagesResult } from './compact-messages-types';
+import { deriveConversationId } from './conversation-id';
+import { recognizeMessages } from './recognize-messages';
 import { resolveCompactionOptions } from './resolve-compaction-options';
 import { runCompaction } from './run-compaction';
 
@@ -41,5 +43,10 @@ export async function compactMessages(
   messages: readonly Message[],
   options: CompactMessagesOptions = {},
 ): Promise<CompactMessagesResult> {
-  return runCompaction(messages, resolveCompactionOptions(options), options);
+  const resolved = resolveCompactionOptions(options);
+  // A server calls this with a fresh copy of the conversation every time: equal messages borrow
+  // the previous call's counts and hashes (a compactor does the same when a request comes in).
+  const conversationId = options.conversationId ?? deriveConversationId(messages);
+  recognizeMessages(messages, { conversationId, scope: resolved.estimator });
+  return runCompaction(messages, resolved, { ...options, conversationId });
 }

@@ -1,3 +1,4 @@
+import { listMemos, sliceMessages } from '../message/list-memos';
 import type { Message } from '../message/message';
 import { contentId } from '../message/sequence-memo';
 import { refAnnotation } from '../recall/recall-ref';
@@ -103,29 +104,29 @@ export interface ConversationLayout {
  */
 export function layoutConversation(messages: readonly Message[], coveredCount: number): ConversationLayout {
   // Where the covered span ends, and whether system messages are inside it: without any (the usual
-  // case), `covered` is one slice of the final length (this runs on every request).
+  // case), `covered` is one slice of the final length (this runs on every request, and reads a
+  // recognized request's roles from its memos rather than from each message).
+  const memos = listMemos(messages);
+  const isSystem = (at: number) => (memos?.[at]?.role ?? messages[at]!.role) === 'system';
   let index = 0;
   let conversation = 0;
   let systemInside = false;
   for (; index < messages.length && conversation < coveredCount; index++) {
-    if (messages[index]!.role === 'system') systemInside = true;
+    if (isSystem(index)) systemInside = true;
     else conversation++;
   }
   const system: Message[] = [];
   let covered: Message[];
   if (systemInside) {
     covered = [];
-    for (let at = 0; at < index; at++) {
-      const message = messages[at]!;
-      (message.role === 'system' ? system : covered).push(message);
-    }
-  } else covered = messages.slice(0, index);
+    for (let at = 0; at < index; at++) (isSystem(at) ? system : covered).push(messages[at]!);
+  } else covered = sliceMessages(messages, 0, index);
   // Leading system messages with nothing covered yet still belong to the system block.
-  while (index < messages.length && covered.length === 0 && messages[index]!.role === 'system') {
+  while (index < messages.length && covered.length === 0 && isSystem(index)) {
     system.push(messages[index]!);
     index++;
   }
-  return { system, covered, rest: messages.slice(index) };
+  return { system, covered, rest: sliceMessages(messages, index) };
 }
 
 /**
@@ -153,11 +154,19 @@ export function stateMatches(live: readonly Message[], state: CompactionState | 
 
 /** Whether the first `ids.length` conversation (non-system) messages of `live` have these content ids. */
 function sameIds(live: readonly Message[], ids: readonly number[]): boolean {
+  // A recognized request: its memos, not its messages, are read.
+  const memos = listMemos(live);
   let matched = 0;
   for (let index = 0; index < live.length && matched < ids.length; index++) {
-    const message = live[index]!;
-    if (message.role === 'system') continue;
-    if (contentId(message) !== ids[matched]) return false;
+    const memo = memos?.[index];
+    if (memo?.role !== undefined) {
+      if (memo.role === 'system') continue;
+      if (memo.id !== ids[matched]) return false;
+    } else {
+      const message = live[index]!;
+      if (message.role === 'system') continue;
+      if (contentId(message) !== ids[matched]) return false;
+    }
     matched++;
   }
   return matched === ids.length;

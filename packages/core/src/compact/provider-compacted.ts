@@ -1,3 +1,4 @@
+import { listMemos } from '../message/list-memos';
 import type { Message, MessagePart } from '../message/message';
 import { safeBoundaries } from '../split/safe-boundaries';
 
@@ -40,8 +41,13 @@ export interface ProviderCompactedSplit {
  */
 export function splitProviderCompacted(messages: readonly Message[]): ProviderCompactedSplit | undefined {
   let block = -1;
+  // This runs over every message of every request: a recognized request's memos remember the
+  // answer, so its messages are not read again.
+  const memos = listMemos(messages);
   for (let index = messages.length - 1; index >= 0; index--) {
-    if (hasProviderCompaction(messages[index]!)) {
+    const memo = memos?.[index];
+    if (memo !== undefined) memo.providerCompaction ??= hasProviderCompaction(messages[index]!);
+    if (memo === undefined ? hasProviderCompaction(messages[index]!) : memo.providerCompaction) {
       block = index;
       break;
     }

@@ -2,12 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { agentConversation } from '../../test/conversation-fixtures';
 import { createEstimator } from '../estimate/create-estimator';
+import { contentMemo } from '../message/content-memo';
 import type { Message } from '../message/message';
 import type { CompactionState } from '../store/compaction-state';
 import { layoutConversation, stateMatches } from './compaction-layout';
 import { createCompactor } from './create-compactor';
 import { hashMessages } from './hash-messages';
 import { recognizeMessages } from './recognize-messages';
+import { resolveCompactionOptions } from './resolve-compaction-options';
+import { runCompaction } from './run-compaction';
 
 const copy = (messages: readonly Message[]) => JSON.parse(JSON.stringify(messages)) as Message[];
 
@@ -55,6 +58,32 @@ describe('recognizeMessages', () => {
     expect(after).toBe(before + appended.countMessages(conversation.slice(-2)));
     const appendedTexts = JSON.stringify(conversation.slice(-2));
     expect(counted.every((text) => appendedTexts.includes(JSON.stringify(text).slice(1, -1)))).toBe(true);
+  });
+
+  it('is not replaced by a pipeline run on other lists (a background check measures the dialogue alone)', async () => {
+    const conversation = agentConversation({ turns: 6, toolResultChars: 600 });
+    const { estimator, counted } = countingEstimator();
+    const options = resolveCompactionOptions({ contextWindow: 1_000_000, estimator });
+    const first = copy(conversation);
+    recognizeMessages(first, { conversationId: 'measured', scope: options.estimator });
+    estimator.countMessages(first);
+    const memos = first.map((message) => contentMemo(message));
+    // What the compactor's background check does between two requests.
+    await runCompaction(first.slice(0, 5), options, { conversationId: 'measured', mode: 'measure' });
+    await runCompaction([...first, { role: 'user', content: 'next' }], options, {
+      conversationId: 'measured',
+      mode: 'measure',
+    });
+    counted.length = 0;
+    const second = copy(conversation);
+    recognizeMessages(second, { conversationId: 'measured', scope: options.estimator });
+    estimator.countMessages(second);
+    expect(counted).toEqual([]);
+    // Every message borrows the memo it had: nothing is counted or hashed again.
+    expect(second.map((message) => contentMemo(message))).toEqual(memos);
+    second.forEach((message, index) => {
+      expect(contentMemo(message)).toBe(memos[index]);
+    });
   });
 
   it('gives the same counts and hashes as counting and hashing from scratch', () => {

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { contentMemo, createContentMemo, setContentMemo } from '../message/content-memo';
+import { type ContentMemo, createContentMemo, setContentMemo } from '../message/content-memo';
+import { recordListMemos } from '../message/list-memos';
 import type { Message } from '../message/message';
 import { sameContent } from '../message/same-content';
 import { scopeId } from './scope-id';
@@ -10,9 +11,14 @@ import { scopeId } from './scope-id';
  */
 export const RECOGNIZED_CONVERSATION_CHARS = 256_000_000;
 
-/** What is remembered of a conversation: its latest request (each message with its memo stamped). */
+/**
+ * What is remembered of a conversation: its latest request (each message with its memo stamped),
+ * and beside it, index for index, the memos and their sizes (read without reaching each object).
+ */
 interface Remembered {
   messages: readonly Message[];
+  memos: readonly ContentMemo[];
+  chars: Float64Array;
   /** Characters of the messages (what it costs to remember them). */
   total: number;
 }
@@ -64,31 +70,41 @@ export function recognizeMessages(
   const previous = conversations.get(key);
   let total = 0;
   let changed = previous === undefined || previous.messages.length !== messages.length;
+  const memos = new Array<ContentMemo>(messages.length);
+  const chars = new Float64Array(messages.length);
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
     const earlier = previous?.messages[index];
-    // An equal message of the previous request lends its memo (stamped on it when it was
-    // recognized); the previous request's objects keep theirs until they are collected.
-    let memo =
-      earlier !== undefined && (earlier === message || sameContent(earlier, message))
-        ? contentMemo(earlier)
-        : undefined;
-    if (memo === undefined) {
-      memo = createContentMemo(contentChars(message, 0));
-      setContentMemo(message, memo);
-      changed = true;
-    } else if (earlier !== message) {
+    // An equal message of the previous request lends its memo (also stamped on it when it was
+    // recognized, and kept there until it is collected).
+    let memo: ContentMemo;
+    if (earlier !== undefined && (earlier === message || sameContent(earlier, message))) {
+      memo = previous!.memos[index]!;
+      chars[index] = previous!.chars[index]!;
+      if (earlier !== message) {
+        setContentMemo(message, memo);
+        changed = true;
+      }
+    } else {
+      memo = createContentMemo(contentChars(message, 0), (message as Message | null)?.role);
+      chars[index] = memo.chars;
       setContentMemo(message, memo);
       changed = true;
     }
-    total += memo.chars;
+    memos[index] = memo;
+    total += chars[index]!;
   }
-  if (!changed) return;
+  if (!changed) {
+    recordListMemos(messages, previous!.messages, memos);
+    return;
+  }
+  const snapshot = messages.slice();
+  recordListMemos(messages, snapshot, memos);
   if (total > RECOGNIZED_CONVERSATION_CHARS) {
     conversations.delete(key);
     return;
   }
-  conversations.set(key, { messages: messages.slice(), total });
+  conversations.set(key, { messages: snapshot, memos, chars, total });
 }
 
 const globalScope = {};

@@ -1,3 +1,4 @@
+import { sliceMessages } from '../message/list-memos';
 import type { Message } from '../message/message';
 import { createSequenceMemo } from '../message/sequence-memo';
 import type { PinnedRule } from '../pin/collect-pinned-rules';
@@ -101,8 +102,8 @@ export function createDraft(
   settings: DraftSettings,
 ): RequestDraft {
   const turnStart = currentTurnStart(layout.rest);
-  const originalHistory = layout.rest.slice(0, turnStart);
-  const originalTurn = layout.rest.slice(turnStart);
+  const originalHistory = sliceMessages(layout.rest, 0, turnStart);
+  const originalTurn = sliceMessages(layout.rest, turnStart);
   /** The block of the user's words of `messages` (numbered from `from`), remembered by content. */
   const blockOf = (
     from: number,

@@ -23,7 +23,6 @@ import {
   providerSplitOf,
   withoutProviderCompacted,
 } from './provider-compacted';
-import { recognizeMessages } from './recognize-messages';
 import { requestBudget } from './request-budget';
 import type { RequestDraft } from './request-draft';
 import { requestTargets } from './request-targets';
@@ -58,7 +57,10 @@ export interface RunCompactionOptions extends CompactRequestOptions {
 /**
  * `compactMessages` with options already resolved (the compactor resolves them once): the prelude
  * (storage-time cap, media a text-only provider could not show, the stored summary), then the
- * stages of `STAGES` in order until the request fits, then the result.
+ * stages of `STAGES` in order until the request fits, then the result. The caller has given the
+ * conversation to `recognizeMessages` (the compactor does when a request comes in): a background
+ * check measures other lists (the conversation and the next turn, its dialogue alone), which must
+ * not replace the request the next one is compared with.
  *
  * When the provider compacted the conversation itself (a message carries its compaction block or
  * item), the span up to that block stays verbatim and in place, outside the pipeline: the block's
@@ -110,7 +112,6 @@ async function runPipeline(
     rejectedTokens,
   }: RunCompactionOptions,
 ): Promise<CompactMessagesResult> {
-  recognizeMessages(messages, { conversationId, scope: options.estimator });
   const { model } = options;
   const quiet = mode !== 'request';
   const onEvent = mode === 'measure' ? () => {} : options.onEvent;

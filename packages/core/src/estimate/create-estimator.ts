@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import { contentMemo } from '../message/content-memo';
+import { listMemos } from '../message/list-memos';
 import type {
   FilePart,
   ImagePart,
@@ -318,14 +319,14 @@ export function createEstimator({
       }
       return tokens;
     };
-    return { countPart, countMessage };
+    return { countPart, countMessage, identity };
   };
 
   const factors = new Map<string, number>();
   const views = new Map<string, Estimator>();
 
   const makeEstimator = (formula: ImageProvider, toolResultMediaAsText: boolean): Estimator => {
-    const { countPart, countMessage } = makeCounter(formula, toolResultMediaAsText);
+    const { countPart, countMessage, identity } = makeCounter(formula, toolResultMediaAsText);
     /** The totals of the lists counted last (messages are memoised by identity, so they hold). */
     const recentTotals: { messages: readonly Message[]; tokens: number }[] = [];
     const estimator: Estimator = {
@@ -339,8 +340,14 @@ export function createEstimator({
         const known = recentTotals.find((recent) => sameElements(recent.messages, messages));
         if (known !== undefined) return known.tokens;
         let tokens = 0;
+        // A recognized request's counts are read from its memos, not through each message.
+        const memos = listMemos(messages);
         // An index loop: no iterator objects for the many kinds of lists counted here.
-        for (let index = 0; index < messages.length; index++) tokens += countMessage(messages[index]!);
+        for (let index = 0; index < messages.length; index++) {
+          const memo = memos?.[index];
+          tokens +=
+            memo !== undefined && memo.countedBy === identity ? memo.count : countMessage(messages[index]!);
+        }
         if (messages.length >= RECENT_TOTAL_MIN_MESSAGES) {
           recentTotals.unshift({ messages: messages.slice(), tokens });
           if (recentTotals.length > RECENT_TOTALS) recentTotals.pop();

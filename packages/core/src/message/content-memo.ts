@@ -12,17 +12,35 @@ export interface ContentMemo {
   readonly id: number;
   /** About how many characters the content holds (what remembering it costs). */
   readonly chars: number;
+  /** The message's role (compared with the content), when the memo was made for a message. */
+  readonly role: string | undefined;
   /** The content hash, once computed (`hashMessages`). */
   digest: { readonly high: number; readonly low: number } | undefined;
   /** The token count by the estimator `countedBy` (the first to count this content). */
   count: number;
   /** The estimator whose count `count` is (others keep theirs in their own maps, by this memo). */
   countedBy: object | undefined;
+  /**
+   * The text characters of the content's longest tool result (`-1`: it holds none), once computed
+   * (`capToolResults`, which then skips a message no limit can cut without reading its parts).
+   */
+  longestToolResult: number | undefined;
+  /** Whether the content holds a provider's compaction block or item, once computed. */
+  providerCompaction: boolean | undefined;
 }
 
 /** A memo for a content nothing has been computed for yet. */
-export function createContentMemo(chars = 0): ContentMemo {
-  return { id: nextContentId(), chars, digest: undefined, count: 0, countedBy: undefined };
+export function createContentMemo(chars = 0, role?: string): ContentMemo {
+  return {
+    id: nextContentId(),
+    chars,
+    role,
+    digest: undefined,
+    count: 0,
+    countedBy: undefined,
+    longestToolResult: undefined,
+    providerCompaction: undefined,
+  };
 }
 
 let lastContentId = 0;

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { contentMemo, nextContentId } from './content-memo';
+import { type ContentMemo, contentMemo, nextContentId } from './content-memo';
+import { listMemos } from './list-memos';
 import type { Message } from './message';
 
 /**
@@ -24,10 +25,13 @@ export function createSequenceMemo<Value extends object>({
     get(messages, key, compute) {
       const slot = `${key}\u0000${messages.length}`;
       const known = entries.get(slot);
+      // A recognized request's ids are read from its memos, not from each message.
+      const memos = listMemos(messages);
       // A hit allocates nothing: the ids are compared as they are read.
-      if (known !== undefined && sameIds(known.ids, messages)) return known.value;
+      if (known !== undefined && sameIds(known.ids, messages, memos)) return known.value;
       const ids = new Array<number>(messages.length);
-      for (let index = 0; index < messages.length; index++) ids[index] = contentId(messages[index]!);
+      for (let index = 0; index < messages.length; index++)
+        ids[index] = memos?.[index]?.id ?? contentId(messages[index]!);
       const value = compute();
       entries.set(slot, { ids, value });
       return value;
@@ -52,10 +56,14 @@ export function contentId(message: Message): number {
   return id;
 }
 
-/** Whether `messages` have these content ids, in order. */
-function sameIds(ids: readonly number[], messages: readonly Message[]): boolean {
+/** Whether `messages` (whose memos, when recorded, are `memos`) have these content ids, in order. */
+function sameIds(
+  ids: readonly number[],
+  messages: readonly Message[],
+  memos: readonly ContentMemo[] | undefined,
+): boolean {
   if (ids.length !== messages.length) return false;
   for (let index = ids.length - 1; index >= 0; index--)
-    if (ids[index] !== contentId(messages[index]!)) return false;
+    if (ids[index] !== (memos?.[index]?.id ?? contentId(messages[index]!))) return false;
   return true;
 }

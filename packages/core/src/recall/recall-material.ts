@@ -1,5 +1,6 @@
 import { parseDataUrl } from '../estimate/decode-base64';
 import { contentMemo } from '../message/content-memo';
+import { listMemos, sliceMessages } from '../message/list-memos';
 import type { FilePart, ImagePart, Message, MessagePart, ToolResultPart } from '../message/message';
 import { createSequenceMemo } from '../message/sequence-memo';
 import { canonicalJson } from '../truncate/canonical-json';
@@ -148,7 +149,7 @@ export function messageFingerprint(message: Message): string {
 /** A fingerprint of conversation messages `from`..`to` (exclusive) of `conversation` (no system messages). */
 export function spanFingerprint(conversation: readonly Message[], from: number, to: number): string {
   // A request names the span its summary covers on every call: memoised by the span's content.
-  return spanFingerprints.get(conversation.slice(from, to), '', () => {
+  return spanFingerprints.get(sliceMessages(conversation, from, to), '', () => {
     const fingerprints: string[] = [];
     for (let index = from; index < to; index++) fingerprints.push(messageFingerprint(conversation[index]!));
     return { fingerprint: textFingerprint(fingerprints.join(',')) };
@@ -177,15 +178,21 @@ export function renderSpanMaterial(
 
 /** The conversation's messages without the system messages: what span references count. */
 export function conversationMessages(messages: readonly Message[]): readonly Message[] {
-  // Most conversations have a system message only at the start, or none: no copy of the rest.
-  let leading = 0;
-  while (leading < messages.length && messages[leading] != null && messages[leading]!.role === 'system')
-    leading++;
-  for (let index = leading; index < messages.length; index++) {
+  // Most conversations have a system message only at the start, or none: no copy of the rest. A
+  // recognized request's roles are read from its memos, not from each message.
+  const memos = listMemos(messages);
+  const isSystem = (index: number) => {
+    const role = memos?.[index]?.role;
+    if (role !== undefined) return role === 'system';
     const message = messages[index];
-    if (message == null || message.role === 'system') {
+    return message != null && message.role === 'system';
+  };
+  let leading = 0;
+  while (leading < messages.length && isSystem(leading)) leading++;
+  for (let index = leading; index < messages.length; index++) {
+    if (messages[index] == null || isSystem(index)) {
       return messages.filter((message) => message != null && message.role !== 'system');
     }
   }
-  return leading === 0 ? messages : messages.slice(leading);
+  return leading === 0 ? messages : sliceMessages(messages, leading);
 }

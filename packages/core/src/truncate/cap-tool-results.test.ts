@@ -6,6 +6,7 @@ import {
   expectMessageInvariants,
   hasLoneSurrogate,
 } from '../../test/truncate-helpers';
+import { recognizeMessages } from '../compact/recognize-messages';
 import type { Message, TextPart, ToolResultPart } from '../message/message';
 import { capToolResults } from './cap-tool-results';
 import { toolResultTextLength } from './tool-result-text-length';
@@ -118,6 +119,34 @@ describe('capToolResults', () => {
     expect((after[1]!.content as string).length).toBeLessThanOrEqual(1_000);
     expect(after[1]!.isError).toBe(true);
     expect((after[2]!.content as string).length).toBeLessThanOrEqual(1_000);
+  });
+
+  it('caps a recognized request, its fresh copies and a list changed in place as it caps any list', () => {
+    const results: ToolResultPart[] = [
+      { type: 'tool-result', toolCallId: 'a', toolName: 'read_file', content: 'r'.repeat(5_000) },
+      { type: 'tool-result', toolCallId: 'b', toolName: 'search', content: 's'.repeat(500) },
+    ];
+    const options = { maxChars: 1_000, limits: { read_file: 8_000 } };
+    const plain = capToolResults(conversation(results), options);
+    // Per-tool limits: read_file's result is within its own limit, so nothing is cut.
+    expect(plain.records).toEqual([]);
+    const tight = { maxChars: 1_000, limits: { read_file: 2_000 } };
+    const expected = capToolResults(conversation(results), tight);
+    expect(expected.records).toHaveLength(1);
+    // The memos remember each message's longest result: the second pass and a fresh copy decide
+    // without reading the parts, and decide the same.
+    for (const request of [conversation(results), structuredClone(conversation(results))]) {
+      recognizeMessages(request, { conversationId: 'cap-recognized' });
+      expect(capToolResults(request, options)).toEqual(plain);
+      expect(capToolResults(request, tight)).toEqual(expected);
+      expect(capToolResults(request, tight)).toEqual(expected);
+    }
+    // Changed in place after it was recognized: the new long result is cut.
+    const changed = structuredClone(conversation(results));
+    recognizeMessages(changed, { conversationId: 'cap-recognized' });
+    capToolResults(changed, tight);
+    changed[0] = { role: 'tool', content: [{ ...results[1]!, toolCallId: 'z', content: 'z'.repeat(3_000) }] };
+    expect(capToolResults(changed, tight).records.map((record) => record.toolCallId)).toEqual(['z', 'a']);
   });
 
   it('keeps emoji intact in capped results', () => {

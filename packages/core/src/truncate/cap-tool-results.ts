@@ -1,3 +1,4 @@
+import { listMemos, shareListMemos } from '../message/list-memos';
 import type { Message, MessagePart, ToolResultPart } from '../message/message';
 import type { RecallMarks } from '../recall/recall-marks';
 import { isCharacterLimit } from './is-character-limit';
@@ -59,9 +60,24 @@ export function capToolResults(
     (text: string, chars: number, textIndex: number): string =>
       truncateToolResult(text, { maxChars: chars, mode, ref: marks?.toolResult(part, textIndex) });
 
+  // No limit is below this: a message whose longest result is within it needs no look at its parts.
+  let smallestLimit = defaultLimit;
+  for (const toolName in limits) smallestLimit = Math.min(smallestLimit, limitFor(toolName));
+
+  // A recognized request's memos remember each message's longest result: most messages are
+  // passed over without reading them.
+  const memos = listMemos(messages);
   const records: TruncationRecord[] = [];
   const output = messages.map((message, messageIndex) => {
-    if (message == null || !Array.isArray(message.content)) return message;
+    const memo = memos?.[messageIndex];
+    if (memo?.longestToolResult !== undefined && memo.longestToolResult <= smallestLimit) return message;
+    if (message == null || !Array.isArray(message.content)) {
+      if (memo !== undefined) memo.longestToolResult = -1;
+      return message;
+    }
+    const longest = longestToolResult(message);
+    if (memo !== undefined) memo.longestToolResult = longest;
+    if (longest <= smallestLimit) return message;
     // Allocated only when a part changes: this runs over every message on every request.
     let replacements: Map<number, MessagePart> | undefined;
     const content = message.content as readonly MessagePart[];
@@ -87,5 +103,14 @@ export function capToolResults(
     }
     return replacements === undefined ? message : replaceParts(message, replacements);
   });
+  if (records.length === 0) shareListMemos(messages, output);
   return { messages: output, records };
+}
+
+/** The text characters of the message's longest tool result (`-1` without one). */
+function longestToolResult(message: Message): number {
+  let longest = -1;
+  for (const part of message.content as readonly MessagePart[])
+    if (part?.type === 'tool-result') longest = Math.max(longest, toolResultTextLength(part));
+  return longest;
 }

@@ -1,0 +1,59 @@
+import type { ContentMemo } from './content-memo';
+import type { Message } from './message';
+
+/** What was recorded for a list: its messages then (to see it was not changed since) and memos. */
+interface Recorded {
+  readonly messages: readonly Message[];
+  readonly memos: readonly ContentMemo[];
+}
+
+const lists = new WeakMap<readonly Message[], Recorded>();
+
+/**
+ * Records the content memos of `list`'s messages, index for index (the conversation memo records
+ * each request it recognized). `messages` is a copy of the list as it is now, so that a list changed
+ * in place later is not read with memos that are no longer its own.
+ */
+export function recordListMemos(
+  list: readonly Message[],
+  messages: readonly Message[],
+  memos: readonly ContentMemo[],
+): void {
+  lists.set(list, { messages, memos });
+}
+
+/**
+ * The content memos of `list`'s messages, index for index, when they were recorded for this list and
+ * it still holds the same message objects. A pass over a request (the engine makes several) reads
+ * this compact array instead of each message object: on a server's fresh copy of a long
+ * conversation, reaching every message object again costs more than the pass's own work.
+ */
+export function listMemos(list: readonly Message[]): readonly ContentMemo[] | undefined {
+  const recorded = lists.get(list);
+  if (recorded === undefined || recorded.messages.length !== list.length) return undefined;
+  const { messages } = recorded;
+  // Identity only: array slots, no message object is read.
+  for (let index = 0; index < messages.length; index++) if (messages[index] !== list[index]) return undefined;
+  return recorded.memos;
+}
+
+/**
+ * Records `derived` (a new list holding the same message objects as `list`, index for index) with
+ * `list`'s memos, when `list` has them.
+ */
+export function shareListMemos(list: readonly Message[], derived: readonly Message[]): void {
+  const recorded = lists.get(list);
+  if (recorded !== undefined) lists.set(derived, recorded);
+}
+
+/**
+ * `list.slice(from, to)`, recorded with the matching memos when `list` has them. For the lists the
+ * engine makes from a request and does not change (the covered span, the history, the turn): the
+ * slice is its own record of its messages.
+ */
+export function sliceMessages(list: readonly Message[], from: number, to = list.length): Message[] {
+  const slice = list.slice(from, to);
+  const memos = listMemos(list);
+  if (memos !== undefined) lists.set(slice, { messages: slice, memos: memos.slice(from, to) });
+  return slice;
+}
