@@ -10,10 +10,11 @@
  * the per-message cost at 500 (CPU time), against `JSON.parse` / `JSON.stringify` of the same
  * messages measured in the same run.
  *
+ * What is timed is the package as it ships, built by tsup at the start of the run (`shippedCore`).
+ *
  * Run alone: `pnpm tsx bench/coding-session.bench.ts` (from packages/core); `BENCH_SIZES=500,2000`
  * for some sizes only.
  */
-import { createCompactor } from '../src/compact/create-compactor.ts';
 import type { Message } from '../src/message/message.ts';
 import { codingSession } from '../test/coding-session.ts';
 import { allocatedPerCall } from './shared/allocation.ts';
@@ -31,6 +32,10 @@ import {
   timeCall,
   warmUpRounds,
 } from './shared/measure.ts';
+import { shippedCore } from './shared/shipped-core.ts';
+
+// The package as it ships (built by tsup), not the sources through tsx: see `shippedCore`.
+const { createCompactor } = await shippedCore();
 
 const SIZES = benchSizes([100, 500, 2_000, 10_000, 50_000]);
 const GROWTH_GOAL = 1.5;

@@ -18,11 +18,11 @@
  * messages at most 1.5× the per-message cost at 500 (CPU time; the same growth of `JSON.parse` is
  * printed beside it). The coding-session case (every stage acting) is `coding-session.bench.ts`.
  *
+ * What is timed is the package as it ships, built by tsup at the start of the run (`shippedCore`).
+ *
  * Run alone: `pnpm tsx bench/compact.bench.ts` (from packages/core); `BENCH_SIZES=500,2000` for a
  * quicker run of some sizes (the goals need 500, 2,000, 10,000 and 50,000).
  */
-import { createCompactor } from '../src/compact/create-compactor.ts';
-import { hashMessage } from '../src/compact/hash-messages.ts';
 import type { Message } from '../src/message/message.ts';
 import { agentConversation } from '../test/conversation-fixtures.ts';
 import { observeCollectorPauses } from './shared/collector-pauses.ts';
@@ -39,6 +39,10 @@ import {
   timeCall,
   warmUpRounds,
 } from './shared/measure.ts';
+import { shippedCore } from './shared/shipped-core.ts';
+
+// The package as it ships (built by tsup), not the sources through tsx: see `shippedCore`.
+const { createCompactor, hashMessages } = await shippedCore();
 
 const SIZES = benchSizes([100, 500, 2_000, 10_000, 50_000]);
 const FRESH_GOAL_MILLISECONDS_AT_500 = 0.5;
@@ -118,11 +122,7 @@ async function measure(size: number): Promise<Measurement> {
   ];
   // Its own phase: hashing objects never seen leaves thousands of dead weak-map entries per call
   // for the garbage collector, a cost that would otherwise land on the cases beside it.
-  const coldCases: Case[] = [
-    timed('hashCold', fresh, (input) => {
-      for (const message of input) hashMessage(message);
-    }),
-  ];
+  const coldCases: Case[] = [timed('hashCold', fresh, (input) => hashMessages(input))];
   const reusedCases: Case[] = [
     timed(
       'reusedUnder',
