@@ -32,8 +32,10 @@ export function listMemos(list: readonly Message[]): readonly ContentMemo[] | un
   const recorded = lists.get(list);
   if (recorded === undefined || recorded.messages.length !== list.length) return undefined;
   const { messages } = recorded;
-  // Identity only: array slots, no message object is read.
-  for (let index = 0; index < messages.length; index++) if (messages[index] !== list[index]) return undefined;
+  // Identity only: array slots, no message object is read (a slice is its own record).
+  if (messages !== list)
+    for (let index = 0; index < messages.length; index++)
+      if (messages[index] !== list[index]) return undefined;
   return recorded.memos;
 }
 
