@@ -1,6 +1,6 @@
-import { listMemos, sliceMessages } from '../message/list-memos';
+import { listMemos, roleAt, sliceMessages } from '../message/list-memos';
 import type { Message } from '../message/message';
-import { contentId } from '../message/sequence-memo';
+import { contentId, contentIdAt } from '../message/sequence-memo';
 import { refAnnotation } from '../recall/recall-ref';
 import type { CompactionState } from '../store/compaction-state';
 import { hashMessages } from './hash-messages';
@@ -107,7 +107,7 @@ export function layoutConversation(messages: readonly Message[], coveredCount: n
   // case), `covered` is one slice of the final length (this runs on every request, and reads a
   // recognized request's roles from its memos rather than from each message).
   const memos = listMemos(messages);
-  const isSystem = (at: number) => (memos?.[at]?.role ?? messages[at]!.role) === 'system';
+  const isSystem = (at: number) => roleAt(messages, at, memos) === 'system';
   let index = 0;
   let conversation = 0;
   let systemInside = false;
@@ -120,13 +120,13 @@ export function layoutConversation(messages: readonly Message[], coveredCount: n
   if (systemInside) {
     covered = [];
     for (let at = 0; at < index; at++) (isSystem(at) ? system : covered).push(messages[at]!);
-  } else covered = sliceMessages(messages, 0, index);
+  } else covered = sliceMessages(messages, 0, index, memos);
   // Leading system messages with nothing covered yet still belong to the system block.
   while (index < messages.length && covered.length === 0 && isSystem(index)) {
     system.push(messages[index]!);
     index++;
   }
-  return { system, covered, rest: sliceMessages(messages, index) };
+  return { system, covered, rest: sliceMessages(messages, index, messages.length, memos) };
 }
 
 /**
@@ -158,15 +158,8 @@ function sameIds(live: readonly Message[], ids: readonly number[]): boolean {
   const memos = listMemos(live);
   let matched = 0;
   for (let index = 0; index < live.length && matched < ids.length; index++) {
-    const memo = memos?.[index];
-    if (memo?.role !== undefined) {
-      if (memo.role === 'system') continue;
-      if (memo.id !== ids[matched]) return false;
-    } else {
-      const message = live[index]!;
-      if (message.role === 'system') continue;
-      if (contentId(message) !== ids[matched]) return false;
-    }
+    if (roleAt(live, index, memos) === 'system') continue;
+    if (contentIdAt(live, index, memos) !== ids[matched]) return false;
     matched++;
   }
   return matched === ids.length;

@@ -13,12 +13,11 @@ export const RECOGNIZED_CONVERSATION_CHARS = 256_000_000;
 
 /**
  * What is remembered of a conversation: its latest request (each message with its memo stamped),
- * and beside it, index for index, the memos and their sizes (read without reaching each object).
+ * and beside it, index for index, the memos (read without reaching each message object).
  */
 interface Remembered {
   messages: readonly Message[];
   memos: readonly ContentMemo[];
-  chars: Float64Array;
   /** Characters of the messages (what it costs to remember them). */
   total: number;
 }
@@ -71,7 +70,6 @@ export function recognizeMessages(
   let total = 0;
   let changed = previous === undefined || previous.messages.length !== messages.length;
   const memos = new Array<ContentMemo>(messages.length);
-  const chars = new Float64Array(messages.length);
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
     const earlier = previous?.messages[index];
@@ -80,19 +78,17 @@ export function recognizeMessages(
     let memo: ContentMemo;
     if (earlier !== undefined && (earlier === message || sameContent(earlier, message))) {
       memo = previous!.memos[index]!;
-      chars[index] = previous!.chars[index]!;
       if (earlier !== message) {
         setContentMemo(message, memo);
         changed = true;
       }
     } else {
       memo = createContentMemo(contentChars(message, 0), (message as Message | null)?.role);
-      chars[index] = memo.chars;
       setContentMemo(message, memo);
       changed = true;
     }
     memos[index] = memo;
-    total += chars[index]!;
+    total += memo.chars;
   }
   if (!changed) {
     recordListMemos(messages, previous!.messages, memos);
@@ -104,7 +100,7 @@ export function recognizeMessages(
     conversations.delete(key);
     return;
   }
-  conversations.set(key, { messages: snapshot, memos, chars, total });
+  conversations.set(key, { messages: snapshot, memos, total });
 }
 
 const globalScope = {};

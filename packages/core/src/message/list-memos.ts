@@ -49,13 +49,29 @@ export function shareListMemos(list: readonly Message[], derived: readonly Messa
 }
 
 /**
- * `list.slice(from, to)`, recorded with the matching memos when `list` has them. For the lists the
- * engine makes from a request and does not change (the covered span, the history, the turn): the
- * slice is its own record of its messages.
+ * `list.slice(from, to)`, recorded with the matching memos when `list` has them (`memos`: what
+ * `listMemos(list)` gave the caller already). For the lists the engine makes from a request and does
+ * not change (the covered span, the history, the turn): the slice is its own record of its messages.
  */
-export function sliceMessages(list: readonly Message[], from: number, to = list.length): Message[] {
+export function sliceMessages(
+  list: readonly Message[],
+  from: number,
+  to = list.length,
+  memos = listMemos(list),
+): Message[] {
   const slice = list.slice(from, to);
-  const memos = listMemos(list);
   if (memos !== undefined) lists.set(slice, { messages: slice, memos: memos.slice(from, to) });
   return slice;
+}
+
+/**
+ * The role of `list[index]`: from its memo when the list's memos are recorded (`memos`, from
+ * `listMemos(list)`), else read from the message.
+ */
+export function roleAt(
+  list: readonly Message[],
+  index: number,
+  memos: readonly ContentMemo[] | undefined,
+): string {
+  return memos?.[index]?.role ?? list[index]!.role;
 }

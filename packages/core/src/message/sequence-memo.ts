@@ -30,8 +30,7 @@ export function createSequenceMemo<Value extends object>({
       // A hit allocates nothing: the ids are compared as they are read.
       if (known !== undefined && sameIds(known.ids, messages, memos)) return known.value;
       const ids = new Array<number>(messages.length);
-      for (let index = 0; index < messages.length; index++)
-        ids[index] = memos?.[index]?.id ?? contentId(messages[index]!);
+      for (let index = 0; index < messages.length; index++) ids[index] = contentIdAt(messages, index, memos);
       const value = compute();
       entries.set(slot, { ids, value });
       return value;
@@ -56,6 +55,18 @@ export function contentId(message: Message): number {
   return id;
 }
 
+/**
+ * The content id of `list[index]`: its memo's when the list's memos are recorded (`memos`, from
+ * `listMemos(list)`), else {@link contentId}.
+ */
+export function contentIdAt(
+  list: readonly Message[],
+  index: number,
+  memos: readonly ContentMemo[] | undefined,
+): number {
+  return memos?.[index]?.id ?? contentId(list[index]!);
+}
+
 /** Whether `messages` (whose memos, when recorded, are `memos`) have these content ids, in order. */
 function sameIds(
   ids: readonly number[],
@@ -64,6 +75,6 @@ function sameIds(
 ): boolean {
   if (ids.length !== messages.length) return false;
   for (let index = ids.length - 1; index >= 0; index--)
-    if (ids[index] !== (memos?.[index]?.id ?? contentId(messages[index]!))) return false;
+    if (ids[index] !== contentIdAt(messages, index, memos)) return false;
   return true;
 }

@@ -1,6 +1,6 @@
 import { parseDataUrl } from '../estimate/decode-base64';
 import { contentMemo } from '../message/content-memo';
-import { listMemos, sliceMessages } from '../message/list-memos';
+import { listMemos, roleAt, sliceMessages } from '../message/list-memos';
 import type { FilePart, ImagePart, Message, MessagePart, ToolResultPart } from '../message/message';
 import { createSequenceMemo } from '../message/sequence-memo';
 import { canonicalJson } from '../truncate/canonical-json';
@@ -181,12 +181,7 @@ export function conversationMessages(messages: readonly Message[]): readonly Mes
   // Most conversations have a system message only at the start, or none: no copy of the rest. A
   // recognized request's roles are read from its memos, not from each message.
   const memos = listMemos(messages);
-  const isSystem = (index: number) => {
-    const role = memos?.[index]?.role;
-    if (role !== undefined) return role === 'system';
-    const message = messages[index];
-    return message != null && message.role === 'system';
-  };
+  const isSystem = (index: number) => messages[index] != null && roleAt(messages, index, memos) === 'system';
   let leading = 0;
   while (leading < messages.length && isSystem(leading)) leading++;
   for (let index = leading; index < messages.length; index++) {
@@ -194,5 +189,5 @@ export function conversationMessages(messages: readonly Message[]): readonly Mes
       return messages.filter((message) => message != null && message.role !== 'system');
     }
   }
-  return leading === 0 ? messages : sliceMessages(messages, leading);
+  return leading === 0 ? messages : sliceMessages(messages, leading, messages.length, memos);
 }
