@@ -28,7 +28,7 @@ export interface DraftSettings {
   readonly blobMinChars: number;
   readonly blobKeepChars: number;
   readonly countText: (text: string) => number;
-  /** What `countText` counts by (its estimator): blocks of the user's words are remembered under it. */
+  /** What `countText` and `countMessages` count by (their estimator): blocks of the user's words are remembered under it. */
   readonly countScope: object;
   readonly countMessages: (messages: readonly Message[]) => number;
 }
@@ -111,14 +111,13 @@ export function createDraft(
     maxTokens: number,
     beside: 'summary' | 'note',
   ) => {
-    const bound = userWordsBound(messages, maxTokens, settings.countMessages);
     // Remembered by content: a fresh copy of the same span (every request of a server) quotes
-    // and counts nothing again.
-    const memoKey = `${scopeId(settings.countScope)}|${from}|${bound}|${settings.blobMinChars}|${settings.blobKeepChars}|${settings.marks?.key ?? '-'}|${beside}`;
+    // and counts nothing again — its bound included (a count of the span by the same counter).
+    const memoKey = `${scopeId(settings.countScope)}|${from}|${maxTokens}|${settings.blobMinChars}|${settings.blobKeepChars}|${settings.marks?.key ?? '-'}|${beside}`;
     return userWordsBlocks.get(messages, memoKey, () =>
       userWordsBlock(messages, {
         firstNumber: from,
-        maxTokens: bound,
+        maxTokens: userWordsBound(messages, maxTokens, settings.countMessages),
         countText: settings.countText,
         blobMinChars: settings.blobMinChars,
         blobKeepChars: settings.blobKeepChars,

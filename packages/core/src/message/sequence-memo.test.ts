@@ -27,6 +27,27 @@ describe('createSequenceMemo', () => {
     expect(runs).toBe(3);
   });
 
+  it('a recognized list and an unrecorded list of the same messages find each other, either way', () => {
+    const { messages } = codingSession({ seed: 4, turns: 12 });
+    recognizeMessages(messages, { conversationId: 'sequence-memo-either' });
+    const memo = createSequenceMemo<{ run: number }>();
+    let runs = 0;
+    const get = (list: readonly Message[], key: string) => memo.get(list, key, () => ({ run: ++runs }));
+    // Remembered by the recognized list's memos, found by an unrecorded list's ids, and back.
+    const byMemos = get(messages, 'memos');
+    expect(get([...messages], 'memos')).toBe(byMemos);
+    const byIds = get([...messages], 'ids');
+    expect(get(messages, 'ids')).toBe(byIds);
+    const fresh = copy(messages);
+    recognizeMessages(fresh, { conversationId: 'sequence-memo-either' });
+    expect(get(fresh, 'ids')).toBe(byIds);
+    // One message replaced in an unrecorded list: a new value.
+    const changed = [...messages];
+    changed[5] = { role: 'user', content: 'something else' };
+    expect(get(changed, 'memos')).not.toBe(byMemos);
+    expect(runs).toBe(3);
+  });
+
   it('supersedeToolResults gives a fresh recognized copy the same notes as the original', () => {
     const { messages } = codingSession({ seed: 5, turns: 30 });
     recognizeMessages(messages, { conversationId: 'sequence-memo-supersede' });

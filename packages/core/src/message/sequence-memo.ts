@@ -20,22 +20,35 @@ export function createSequenceMemo<Value extends object>({
 }: {
   max?: number;
 } = {}): SequenceMemo<Value> {
-  const entries = new LRUCache<string, { ids: number[]; value: Value }>({ max });
+  const entries = new LRUCache<string, Entry<Value>>({ max });
   return {
     get(messages, key, compute) {
       const slot = `${key}\u0000${messages.length}`;
       const known = entries.get(slot);
-      // A recognized request's ids are read from its memos, not from each message.
+      // A recognized request's memos stand for its messages: compared by identity, nothing read.
       const memos = listMemos(messages);
-      // A hit allocates nothing: the ids are compared as they are read.
-      if (known !== undefined && sameIds(known.ids, messages, memos)) return known.value;
-      const ids = new Array<number>(messages.length);
-      for (let index = 0; index < messages.length; index++) ids[index] = contentIdAt(messages, index, memos);
+      // A hit allocates nothing: the contents are compared as they are read.
+      if (known !== undefined && sameContents(known, messages, memos)) return known.value;
+      // Read before `compute`, which may give the messages memos (and so other ids).
+      const ids = memos === undefined ? contentIds(messages) : undefined;
       const value = compute();
-      entries.set(slot, { ids, value });
+      entries.set(slot, { ids, memos, value });
       return value;
     },
   };
+}
+
+function contentIds(messages: readonly Message[]): number[] {
+  const ids = new Array<number>(messages.length);
+  for (let index = 0; index < messages.length; index++) ids[index] = contentId(messages[index]!);
+  return ids;
+}
+
+/** What a list was remembered by: its memos (a recognized request's), else its content ids. */
+interface Entry<Value> {
+  readonly ids: readonly number[] | undefined;
+  readonly memos: readonly ContentMemo[] | undefined;
+  readonly value: Value;
 }
 
 const ids = new WeakMap<object, number>();
@@ -67,14 +80,24 @@ export function contentIdAt(
   return memos?.[index]?.id ?? contentId(list[index]!);
 }
 
-/** Whether `messages` (whose memos, when recorded, are `memos`) have these content ids, in order. */
-function sameIds(
-  ids: readonly number[],
+/**
+ * Whether `messages` (whose memos, when recorded, are `memos`) hold the contents `known` was
+ * remembered by, in order: two memos are the same content exactly when they are the same object.
+ */
+function sameContents(
+  known: Entry<unknown>,
   messages: readonly Message[],
   memos: readonly ContentMemo[] | undefined,
 ): boolean {
-  if (ids.length !== messages.length) return false;
-  for (let index = ids.length - 1; index >= 0; index--)
-    if (ids[index] !== contentIdAt(messages, index, memos)) return false;
+  const length = known.ids?.length ?? known.memos!.length;
+  if (length !== messages.length) return false;
+  if (known.memos !== undefined && memos !== undefined) {
+    for (let index = length - 1; index >= 0; index--) if (known.memos[index] !== memos[index]) return false;
+    return true;
+  }
+  for (let index = length - 1; index >= 0; index--) {
+    const id = known.ids === undefined ? known.memos![index]!.id : known.ids[index];
+    if (id !== contentIdAt(messages, index, memos)) return false;
+  }
   return true;
 }

@@ -149,6 +149,34 @@ describe('capToolResults', () => {
     expect(capToolResults(changed, tight).records.map((record) => record.toolCallId)).toEqual(['z', 'a']);
   });
 
+  it('passes over a recognized request within every limit once its longest result is known', () => {
+    const results: ToolResultPart[] = [
+      { type: 'tool-result', toolCallId: 'a', toolName: 'read_file', content: 'r'.repeat(5_000) },
+      { type: 'tool-result', toolCallId: 'b', toolName: 'search', content: 's'.repeat(500) },
+    ];
+    const request = structuredClone(conversation(results));
+    recognizeMessages(request, { conversationId: 'cap-within' });
+    const roomy = { maxChars: 10_000 };
+    expect(capToolResults(request, roomy).records).toEqual([]);
+    // Known to be within: a copy of the same messages, nothing recorded.
+    const again = capToolResults(request, roomy);
+    expect(again.records).toEqual([]);
+    expect(again.messages).not.toBe(request);
+    expect(again.messages.every((message, index) => message === request[index])).toBe(true);
+    // A smaller limit, default or per tool, reads the messages again and cuts.
+    const cut = (options: Parameters<typeof capToolResults>[1]) =>
+      capToolResults(request, options).records.map((record) => record.toolCallId);
+    expect(cut({ maxChars: 1_000 })).toEqual(['a']);
+    expect(cut({ maxChars: 10_000, limits: { read_file: 2_000 } })).toEqual(['a']);
+    expect(cut(roomy)).toEqual([]);
+    // Changed in place: its new result over the limit is cut.
+    request[2] = {
+      role: 'tool',
+      content: [{ ...results[1]!, toolCallId: 'z', content: 'z'.repeat(20_000) }],
+    };
+    expect(cut(roomy)).toEqual(['z']);
+  });
+
   it('keeps emoji intact in capped results', () => {
     const messages = conversation([
       { type: 'tool-result', toolCallId: 'a', toolName: 'fetch', content: `x${'😀'.repeat(20_000)}` },

@@ -1,3 +1,4 @@
+import type { ContentMemo } from '../message/content-memo';
 import { listMemos, shareListMemos } from '../message/list-memos';
 import type { Message, MessagePart, ToolResultPart } from '../message/message';
 import type { RecallMarks } from '../recall/recall-marks';
@@ -67,16 +68,28 @@ export function capToolResults(
   // A recognized request's memos remember each message's longest result: most messages are
   // passed over without reading them.
   const memos = listMemos(messages);
+  // A request is capped more than once (to decide whether to summarize, then to send it): a list
+  // whose longest result is known to be within every limit is copied, not read again.
+  if (memos !== undefined && (longestOfLists.get(memos) ?? Number.POSITIVE_INFINITY) <= smallestLimit) {
+    const output = messages.slice();
+    shareListMemos(messages, output);
+    return { messages: output, records: [] };
+  }
   const records: TruncationRecord[] = [];
+  let listLongest = -1;
   const output = messages.map((message, messageIndex) => {
     const memo = memos?.[messageIndex];
-    if (memo?.longestToolResult !== undefined && memo.longestToolResult <= smallestLimit) return message;
+    if (memo?.longestToolResult !== undefined && memo.longestToolResult <= smallestLimit) {
+      listLongest = Math.max(listLongest, memo.longestToolResult);
+      return message;
+    }
     if (message == null || !Array.isArray(message.content)) {
       if (memo !== undefined) memo.longestToolResult = -1;
       return message;
     }
     const longest = longestToolResult(message);
     if (memo !== undefined) memo.longestToolResult = longest;
+    listLongest = Math.max(listLongest, longest);
     if (longest <= smallestLimit) return message;
     // Allocated only when a part changes: this runs over every message on every request.
     let replacements: Map<number, MessagePart> | undefined;
@@ -104,8 +117,15 @@ export function capToolResults(
     return replacements === undefined ? message : replaceParts(message, replacements);
   });
   if (records.length === 0) shareListMemos(messages, output);
+  if (memos !== undefined) longestOfLists.set(memos, listLongest);
   return { messages: output, records };
 }
+
+/**
+ * The longest tool result (text characters) of a recorded list's messages, by the list's memos (the
+ * same array for the list and its unchanged copies; memos are per content, so this never changes).
+ */
+const longestOfLists = new WeakMap<readonly ContentMemo[], number>();
 
 /** The text characters of the message's longest tool result (`-1` without one). */
 function longestToolResult(message: Message): number {
