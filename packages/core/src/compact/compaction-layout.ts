@@ -108,24 +108,22 @@ export function layoutConversation(messages: readonly Message[], coveredCount: n
   // recognized request's roles from its memos rather than from each message).
   const memos = listMemos(messages);
   const isSystem = (at: number) => roleAt(messages, at, memos) === 'system';
-  let index = 0;
+  // Leading system messages (a system prompt) belong to the system block, whatever is covered.
+  let leading = 0;
+  while (leading < messages.length && isSystem(leading)) leading++;
+  let index = leading;
   let conversation = 0;
   let systemInside = false;
   for (; index < messages.length && conversation < coveredCount; index++) {
     if (isSystem(index)) systemInside = true;
     else conversation++;
   }
-  const system: Message[] = [];
+  const system: Message[] = messages.slice(0, leading);
   let covered: Message[];
   if (systemInside) {
     covered = [];
-    for (let at = 0; at < index; at++) (isSystem(at) ? system : covered).push(messages[at]!);
-  } else covered = sliceMessages(messages, 0, index, memos);
-  // Leading system messages with nothing covered yet still belong to the system block.
-  while (index < messages.length && covered.length === 0 && isSystem(index)) {
-    system.push(messages[index]!);
-    index++;
-  }
+    for (let at = leading; at < index; at++) (isSystem(at) ? system : covered).push(messages[at]!);
+  } else covered = sliceMessages(messages, leading, index, memos);
   return { system, covered, rest: sliceMessages(messages, index, messages.length, memos) };
 }
 

@@ -7,11 +7,13 @@ import {
   SUMMARY_ONLY,
 } from '../../test/conversation-fixtures';
 import { createEstimator } from '../estimate/create-estimator';
+import { listFacts, listMemos } from '../message/list-memos';
 import type { Message } from '../message/message';
 import type { Summarizer } from '../summarize/summarizer';
 import { compactMessages } from './compact-messages';
 import { createCompactor } from './create-compactor';
 import { splitProviderCompacted } from './provider-compacted';
+import { recognizeMessages } from './recognize-messages';
 
 const estimator = createEstimator();
 
@@ -58,6 +60,27 @@ describe('provider compaction blocks', () => {
     expect(split.leading).toBe(1);
     expect(split.end).toBe(split.block + 1);
     expect(splitProviderCompacted(agentConversation({ turns: 3 }))).toBeUndefined();
+  });
+
+  it('a recognized request known to hold no block is passed over, and a block added later is found', () => {
+    const plain = agentConversation({ turns: 4, toolResultChars: 4000 });
+    const request = (list: readonly Message[]) => {
+      const fresh = JSON.parse(JSON.stringify(list)) as Message[];
+      recognizeMessages(fresh, { conversationId: 'provider-facts' });
+      return fresh;
+    };
+    const first = request(plain);
+    expect(splitProviderCompacted(first)).toBeUndefined();
+    // The next request knows the answer from its memos: still none.
+    const second = request(plain);
+    expect(listFacts(listMemos(second)!).providerCompaction).toBe(false);
+    expect(splitProviderCompacted(second)).toBeUndefined();
+    // A compaction block in a new message, appended or put in place of an old one: found.
+    const grown = request([...plain, compactionMessage('Provider summary.')]);
+    expect(splitProviderCompacted(grown)?.block).toBe(plain.length);
+    const changed = request(plain);
+    changed[3] = compactionMessage('Provider summary.');
+    expect(splitProviderCompacted(changed)?.block).toBe(3);
   });
 
   it('keeps the compacted span and the block verbatim, in place, and never summarizes them', async () => {

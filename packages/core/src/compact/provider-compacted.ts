@@ -1,4 +1,4 @@
-import { listMemos } from '../message/list-memos';
+import { listFacts, listMemos } from '../message/list-memos';
 import type { Message, MessagePart } from '../message/message';
 import { safeBoundaries } from '../split/safe-boundaries';
 
@@ -42,8 +42,10 @@ export interface ProviderCompactedSplit {
 export function splitProviderCompacted(messages: readonly Message[]): ProviderCompactedSplit | undefined {
   let block = -1;
   // This runs over every message of every request: a recognized request's memos remember the
-  // answer, so its messages are not read again.
+  // answer, so its messages are not read again (nor its memos, when the list's answer is known).
   const memos = listMemos(messages);
+  const facts = memos === undefined ? undefined : listFacts(memos);
+  if (facts?.providerCompaction === false) return undefined;
   for (let index = messages.length - 1; index >= 0; index--) {
     const memo = memos?.[index];
     if (memo !== undefined) memo.providerCompaction ??= hasProviderCompaction(messages[index]!);
@@ -52,6 +54,7 @@ export function splitProviderCompacted(messages: readonly Message[]): ProviderCo
       break;
     }
   }
+  if (facts !== undefined) facts.providerCompaction = block >= 0;
   if (block < 0) return undefined;
   let leading = 0;
   while (leading < block && messages[leading]!.role === 'system') leading++;

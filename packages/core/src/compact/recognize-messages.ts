@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { type ContentMemo, createContentMemo, setContentMemo } from '../message/content-memo';
-import { recordListMemos } from '../message/list-memos';
+import { listFacts, recordListMemos } from '../message/list-memos';
 import type { Message } from '../message/message';
 import { sameContent } from '../message/same-content';
 import { scopeId } from './scope-id';
@@ -70,6 +70,9 @@ export function recognizeMessages(
   let total = 0;
   let changed = previous === undefined || previous.messages.length !== messages.length;
   const memos = new Array<ContentMemo>(messages.length);
+  // What the whole request holds, when every memo knows it already (see `listFacts`).
+  let longestToolResult = -1;
+  let providerCompaction = false;
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
     const earlier = previous?.messages[index];
@@ -89,7 +92,12 @@ export function recognizeMessages(
     }
     memos[index] = memo;
     total += memo.chars;
+    longestToolResult = Math.max(longestToolResult, memo.longestToolResult ?? Number.POSITIVE_INFINITY);
+    providerCompaction ||= memo.providerCompaction !== false;
   }
+  const facts = listFacts(memos);
+  if (longestToolResult !== Number.POSITIVE_INFINITY) facts.longestToolResult = longestToolResult;
+  if (!providerCompaction) facts.providerCompaction = false;
   if (!changed) {
     recordListMemos(messages, previous!.messages, memos);
     return;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentConversation } from '../../test/conversation-fixtures';
+import { layoutConversation } from '../compact/compaction-layout';
 import { recognizeMessages } from '../compact/recognize-messages';
 import { contentMemo } from './content-memo';
 import { listMemos, shareListMemos, sliceMessages } from './list-memos';
@@ -18,6 +19,30 @@ describe('listMemos', () => {
       expect(memos![index]).toBe(contentMemo(message));
     });
     expect(memos!.map((memo) => memo.role)).toEqual(messages.map((message) => message.role));
+  });
+
+  it('the layout of a recognized request with a system prompt keeps the memos of its spans', () => {
+    const messages = copy(agentConversation({ turns: 6 }));
+    expect(messages[0]!.role).toBe('system');
+    recognizeMessages(messages, { conversationId: 'list-memos-layout' });
+    const memos = listMemos(messages)!;
+    for (const coveredCount of [0, 1, 7]) {
+      const layout = layoutConversation(messages, coveredCount);
+      expect(layout.system).toEqual([messages[0]]);
+      expect(layout.covered).toEqual(messages.slice(1, 1 + coveredCount));
+      expect(listMemos(layout.covered)).toEqual(memos.slice(1, 1 + coveredCount));
+      expect(listMemos(layout.rest)).toEqual(memos.slice(1 + coveredCount));
+    }
+    // A system message inside the covered span is moved to the system block, in order.
+    const inside = [
+      ...messages.slice(0, 3),
+      { role: 'system', content: 'later rule' } as Message,
+      ...messages.slice(3),
+    ];
+    const layout = layoutConversation(inside, 4);
+    expect(layout.system).toEqual([inside[0], inside[3]]);
+    expect(layout.covered).toEqual([inside[1], inside[2], inside[4], inside[5]]);
+    expect(layout.rest).toEqual(inside.slice(6));
   });
 
   it('gives nothing for a list changed in place since (a message replaced, one added)', () => {

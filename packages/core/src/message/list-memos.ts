@@ -49,6 +49,32 @@ export function shareListMemos(list: readonly Message[], derived: readonly Messa
 }
 
 /**
+ * What is known of a whole recorded list, by its memos array (the one array the list and its
+ * unchanged copies share; a memo is per content, so these never change): filled by the pass that
+ * finds it out, or by `recognizeMessages` when every memo of a request knows it already. A pass
+ * over a request the engine runs more than once, or on every request of a conversation, then costs
+ * one lookup.
+ */
+export interface ListFacts {
+  /** The text characters of the longest tool result of any message (`-1`: none), once known. */
+  longestToolResult: number | undefined;
+  /** Whether any message holds a provider's compaction block or item, once known. */
+  providerCompaction: boolean | undefined;
+}
+
+const facts = new WeakMap<readonly ContentMemo[], ListFacts>();
+
+/** The {@link ListFacts} of the list whose memos are `memos` (from `listMemos`). */
+export function listFacts(memos: readonly ContentMemo[]): ListFacts {
+  let known = facts.get(memos);
+  if (known === undefined) {
+    known = { longestToolResult: undefined, providerCompaction: undefined };
+    facts.set(memos, known);
+  }
+  return known;
+}
+
+/**
  * `list.slice(from, to)`, recorded with the matching memos when `list` has them (`memos`: what
  * `listMemos(list)` gave the caller already). For the lists the engine makes from a request and does
  * not change (the covered span, the history, the turn): the slice is its own record of its messages.

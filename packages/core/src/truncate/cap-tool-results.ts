@@ -1,5 +1,4 @@
-import type { ContentMemo } from '../message/content-memo';
-import { listMemos, shareListMemos } from '../message/list-memos';
+import { listFacts, listMemos, shareListMemos } from '../message/list-memos';
 import type { Message, MessagePart, ToolResultPart } from '../message/message';
 import type { RecallMarks } from '../recall/recall-marks';
 import { isCharacterLimit } from './is-character-limit';
@@ -70,7 +69,8 @@ export function capToolResults(
   const memos = listMemos(messages);
   // A request is capped more than once (to decide whether to summarize, then to send it): a list
   // whose longest result is known to be within every limit is copied, not read again.
-  if (memos !== undefined && (longestOfLists.get(memos) ?? Number.POSITIVE_INFINITY) <= smallestLimit) {
+  const facts = memos === undefined ? undefined : listFacts(memos);
+  if (facts !== undefined && (facts.longestToolResult ?? Number.POSITIVE_INFINITY) <= smallestLimit) {
     const output = messages.slice();
     shareListMemos(messages, output);
     return { messages: output, records: [] };
@@ -117,15 +117,9 @@ export function capToolResults(
     return replacements === undefined ? message : replaceParts(message, replacements);
   });
   if (records.length === 0) shareListMemos(messages, output);
-  if (memos !== undefined) longestOfLists.set(memos, listLongest);
+  if (facts !== undefined) facts.longestToolResult = listLongest;
   return { messages: output, records };
 }
-
-/**
- * The longest tool result (text characters) of a recorded list's messages, by the list's memos (the
- * same array for the list and its unchanged copies; memos are per content, so this never changes).
- */
-const longestOfLists = new WeakMap<readonly ContentMemo[], number>();
 
 /** The text characters of the message's longest tool result (`-1` without one). */
 function longestToolResult(message: Message): number {
