@@ -24,7 +24,7 @@
  * quicker run of some sizes (the goals need 500, 2,000, 10,000 and 50,000).
  */
 import type { Message } from '../src/message/message.ts';
-import { agentConversation } from '../test/conversation-fixtures.ts';
+import { agentConversation, prose, seededRandom } from '../test/conversation-fixtures.ts';
 import { observeCollectorPauses } from './shared/collector-pauses.ts';
 import { growthGoals, printGoals, type Timings } from './shared/growth.ts';
 import {
@@ -81,18 +81,38 @@ function timed<T>(name: Measured, input: () => T, work: (input: T) => unknown): 
   };
 }
 
+/** About `size` messages of a coding-agent session with 4 KB tool results (what the goals are set on). */
+function codingAgent(size: number): Message[] {
+  return agentConversation({ turns: Math.ceil(size / 6), toolCallsPerTurn: 2, toolResultChars: 4_000 }).slice(
+    0,
+    size,
+  );
+}
+
+/**
+ * `size` messages of a chat without tools: a system prompt, then short user questions (about 25
+ * words) and assistant answers (about 80). Per character, `JSON.stringify` does little here, so
+ * the per-message part of a request's cost shows.
+ */
+function shortChat(size: number): Message[] {
+  const random = seededRandom(17);
+  const messages: Message[] = [{ role: 'system', content: 'You are a helpful assistant.' }];
+  for (let index = 1; index < size; index++)
+    messages.push(
+      index % 2 === 1
+        ? { role: 'user', content: prose(random, 25) }
+        : { role: 'assistant', content: prose(random, 80) },
+    );
+  return messages;
+}
+
 /**
  * Every case of one size, measured in interleaved rounds (one call of each per round, each on its
  * own input made untimed), so that a busy machine slows all of them alike; the median per case.
  */
-async function measure(size: number): Promise<Measurement> {
+async function measure(size: number, conversation: (size: number) => Message[]): Promise<Measurement> {
   const rounds = size >= 50_000 ? 5 : size >= 10_000 ? 15 : 41;
-  // About `size` messages of a coding-agent session with 4 KB tool results.
-  const messages = agentConversation({
-    turns: Math.ceil(size / 6),
-    toolCallsPerTurn: 2,
-    toolResultChars: 4_000,
-  }).slice(0, size);
+  const messages = conversation(size);
   const body = JSON.stringify(messages);
   const fresh = () => JSON.parse(body) as Message[];
 
@@ -209,7 +229,7 @@ function printRows(results: readonly Row[]): void {
 export async function run(): Promise<void> {
   console.log('\n## Per-request overhead of prepare(): reused objects and fresh (deserialized) ones\n');
   const measured: Measurement[] = [];
-  for (const size of SIZES) measured.push(await measure(size));
+  for (const size of SIZES) measured.push(await measure(size, codingAgent));
   console.log('Wall-clock time:');
   printRows(measured.map(({ wall }) => wall));
   console.log("\nCPU time of the process (what a busy machine's other processes do not add):");
@@ -245,6 +265,20 @@ export async function run(): Promise<void> {
   };
   console.log('\nGoals (fresh objects, the slower of "under" and "summary"):');
   printGoals(measured, goals);
+
+  // The same request path on short messages: not what the goals were set on, printed beside them
+  // so that a reader sees how the ratio to `JSON.stringify` depends on the conversation's shape.
+  const chatSizes = SIZES.filter((size) => size === 500 || size === 2_000);
+  if (chatSizes.length === 0) return;
+  const chat: Measurement[] = [];
+  for (const size of chatSizes) chat.push(await measure(size, shortChat));
+  console.log(
+    '\n### The same on a chat without tools (short messages: ~25-word questions, ~80-word answers)\n\nCPU time of the process:',
+  );
+  printRows(chat.map(({ cpu }) => cpu));
+  console.log(
+    "\nHere `JSON.stringify` does little per message, so the per-message part of a request (comparing each message with the previous request's, lending its memo, the passes over the list) is a larger share of it than on the coding session above.",
+  );
 }
 
 if (isMainModule(import.meta.url)) await run();
