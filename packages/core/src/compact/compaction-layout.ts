@@ -1,4 +1,5 @@
-import { listMemos, roleAt, sliceMessages } from '../message/list-memos';
+import type { ContentMemo } from '../message/content-memo';
+import { knownSystemIndexes, leadingCount, listMemos, roleAt, sliceMessages } from '../message/list-memos';
 import type { Message } from '../message/message';
 import { contentId, contentIdAt } from '../message/sequence-memo';
 import { refAnnotation } from '../recall/recall-ref';
@@ -107,16 +108,32 @@ export function layoutConversation(messages: readonly Message[], coveredCount: n
   // case), `covered` is one slice of the final length (this runs on every request, and reads a
   // recognized request's roles from its memos rather than from each message).
   const memos = listMemos(messages);
-  const isSystem = (at: number) => roleAt(messages, at, memos) === 'system';
+  const systems = knownSystemIndexes(memos);
+  const isSystem =
+    systems === undefined
+      ? (at: number) => roleAt(messages, at, memos) === 'system'
+      : (at: number) => systems.includes(at);
   // Leading system messages (a system prompt) belong to the system block, whatever is covered.
   let leading = 0;
-  while (leading < messages.length && isSystem(leading)) leading++;
-  let index = leading;
-  let conversation = 0;
+  let index: number;
   let systemInside = false;
-  for (; index < messages.length && conversation < coveredCount; index++) {
-    if (isSystem(index)) systemInside = true;
-    else conversation++;
+  if (systems === undefined) {
+    while (leading < messages.length && isSystem(leading)) leading++;
+    index = leading;
+    let conversation = 0;
+    for (; index < messages.length && conversation < coveredCount; index++) {
+      if (isSystem(index)) systemInside = true;
+      else conversation++;
+    }
+  } else {
+    // Where the system messages are is known: the span's end is counted, not found message by message.
+    leading = leadingCount(systems);
+    index = leading + (coveredCount > 0 ? Math.ceil(coveredCount) : 0);
+    for (let at = leading; at < systems.length && systems[at]! < index; at++) {
+      systemInside = true;
+      index++;
+    }
+    index = Math.min(index, messages.length);
   }
   const system: Message[] = messages.slice(0, leading);
   let covered: Message[];
@@ -140,20 +157,46 @@ export function stateMatches(live: readonly Message[], state: CompactionState | 
   // every request of the conversation checks it again): the same object, or a message the
   // conversation memo found equal to it (the same content id), hashes the same again.
   const verified = verifiedPrefixes.get(state);
-  if (verified !== undefined && verified.coveredHash === state.coveredHash && sameIds(live, verified.ids)) {
+  if (verified !== undefined && verified.coveredHash === state.coveredHash && samePrefix(live, verified)) {
     return true;
   }
   const { covered } = layoutConversation(live, state.coveredCount);
   if (covered.length !== state.coveredCount) return false;
   if (hashMessages(covered) !== state.coveredHash) return false;
-  verifiedPrefixes.set(state, { coveredHash: state.coveredHash, ids: covered.map(contentId) });
+  verifiedPrefixes.set(state, {
+    coveredHash: state.coveredHash,
+    ids: covered.map(contentId),
+    memos: listMemos(covered),
+  });
   return true;
 }
 
-/** Whether the first `ids.length` conversation (non-system) messages of `live` have these content ids. */
-function sameIds(live: readonly Message[], ids: readonly number[]): boolean {
-  // A recognized request: its memos, not its messages, are read.
+/** The covered messages last found to match a state: their content ids, and memos when recorded. */
+interface VerifiedPrefix {
+  readonly coveredHash: string;
+  readonly ids: readonly number[];
+  readonly memos: readonly ContentMemo[] | undefined;
+}
+
+/** Whether the first conversation (non-system) messages of `live` hold the contents `verified` names. */
+function samePrefix(live: readonly Message[], { ids, memos: verifiedMemos }: VerifiedPrefix): boolean {
+  // A recognized request: its memos, not its messages, are read — compared by identity, and its
+  // system messages skipped by index, when both are known.
   const memos = listMemos(live);
+  const systems = knownSystemIndexes(memos);
+  if (systems !== undefined && verifiedMemos !== undefined) {
+    let system = 0;
+    let matched = 0;
+    for (let index = 0; index < live.length && matched < ids.length; index++) {
+      if (systems[system] === index) {
+        system++;
+        continue;
+      }
+      if (memos![index] !== verifiedMemos[matched]) return false;
+      matched++;
+    }
+    return matched === ids.length;
+  }
   let matched = 0;
   for (let index = 0; index < live.length && matched < ids.length; index++) {
     if (roleAt(live, index, memos) === 'system') continue;
@@ -163,8 +206,8 @@ function sameIds(live: readonly Message[], ids: readonly number[]): boolean {
   return matched === ids.length;
 }
 
-/** Per state object, the content ids of the covered messages last found to match it. */
-const verifiedPrefixes = new WeakMap<CompactionState, { coveredHash: string; ids: readonly number[] }>();
+/** Per state object, the covered messages last found to match it. */
+const verifiedPrefixes = new WeakMap<CompactionState, VerifiedPrefix>();
 
 /** The user message put before a compacted conversation that would otherwise open with the assistant. */
 export const CONTINUATION_TEXT = '[Continuing the conversation summarized above.]';

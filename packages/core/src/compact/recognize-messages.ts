@@ -73,6 +73,7 @@ export function recognizeMessages(
   // What the whole request holds, when every memo knows it already (see `listFacts`).
   let longestToolResult = -1;
   let providerCompaction = false;
+  let systemIndexes: number[] | undefined = [];
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
     const earlier = previous?.messages[index];
@@ -94,10 +95,14 @@ export function recognizeMessages(
     total += memo.chars;
     longestToolResult = Math.max(longestToolResult, memo.longestToolResult ?? Number.POSITIVE_INFINITY);
     providerCompaction ||= memo.providerCompaction !== false;
+    // A memo without a role (not a message): the roles are read where needed.
+    if (memo.role === undefined) systemIndexes = undefined;
+    else if (memo.role === 'system') systemIndexes?.push(index);
   }
   const facts = listFacts(memos);
   if (longestToolResult !== Number.POSITIVE_INFINITY) facts.longestToolResult = longestToolResult;
   if (!providerCompaction) facts.providerCompaction = false;
+  facts.systemIndexes = systemIndexes;
   if (!changed) {
     recordListMemos(messages, previous!.messages, memos);
     return;

@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { agentConversation } from '../../test/conversation-fixtures';
 import { layoutConversation } from '../compact/compaction-layout';
 import { recognizeMessages } from '../compact/recognize-messages';
+import { conversationMessages } from '../recall/recall-material';
 import { contentMemo } from './content-memo';
 import { listMemos, shareListMemos, sliceMessages } from './list-memos';
 import type { Message } from './message';
@@ -43,6 +45,29 @@ describe('listMemos', () => {
     expect(layout.system).toEqual([inside[0], inside[3]]);
     expect(layout.covered).toEqual([inside[1], inside[2], inside[4], inside[5]]);
     expect(layout.rest).toEqual(inside.slice(6));
+  });
+
+  it('a recognized request is laid out as any list, wherever its system messages are (property)', () => {
+    let run = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('system', 'user', 'assistant'), { maxLength: 14 }),
+        fc.integer({ min: 0, max: 16 }),
+        (roles, coveredCount) => {
+          const plain = roles.map((role, index) => ({ role, content: `${role} ${index}` }) as Message);
+          const recognized = copy(plain);
+          recognizeMessages(recognized, { conversationId: `list-memos-roles-${run++}` });
+          expect(listMemos(recognized)).toBeDefined();
+          const expected = layoutConversation(plain, coveredCount);
+          const layout = layoutConversation(recognized, coveredCount);
+          expect(layout).toEqual(expected);
+          // Its spans keep knowing where their system messages are.
+          for (const span of [layout.covered, layout.rest])
+            expect(conversationMessages(span)).toEqual(conversationMessages(copy(span)));
+          expect(conversationMessages(recognized)).toEqual(conversationMessages(plain));
+        },
+      ),
+    );
   });
 
   it('gives nothing for a list changed in place since (a message replaced, one added)', () => {

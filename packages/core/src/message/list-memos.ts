@@ -60,6 +60,11 @@ export interface ListFacts {
   longestToolResult: number | undefined;
   /** Whether any message holds a provider's compaction block or item, once known. */
   providerCompaction: boolean | undefined;
+  /**
+   * The indexes of the list's system messages, ascending (usually none, or the first), once known:
+   * a pass that needs only the roles reads this instead of every memo.
+   */
+  systemIndexes: readonly number[] | undefined;
 }
 
 const facts = new WeakMap<readonly ContentMemo[], ListFacts>();
@@ -68,7 +73,7 @@ const facts = new WeakMap<readonly ContentMemo[], ListFacts>();
 export function listFacts(memos: readonly ContentMemo[]): ListFacts {
   let known = facts.get(memos);
   if (known === undefined) {
-    known = { longestToolResult: undefined, providerCompaction: undefined };
+    known = { longestToolResult: undefined, providerCompaction: undefined, systemIndexes: undefined };
     facts.set(memos, known);
   }
   return known;
@@ -86,7 +91,18 @@ export function sliceMessages(
   memos = listMemos(list),
 ): Message[] {
   const slice = list.slice(from, to);
-  if (memos !== undefined) lists.set(slice, { messages: slice, memos: memos.slice(from, to) });
+  if (memos !== undefined) {
+    const sliced = memos.slice(from, to);
+    lists.set(slice, { messages: slice, memos: sliced });
+    // Where its system messages are, when the list's are known (a few indexes to shift).
+    const systems = listFacts(memos).systemIndexes;
+    if (systems !== undefined) {
+      const end = Math.min(to, list.length);
+      listFacts(sliced).systemIndexes = systems
+        .filter((index) => index >= from && index < end)
+        .map((index) => index - from);
+    }
+  }
   return slice;
 }
 
@@ -100,4 +116,19 @@ export function roleAt(
   memos: readonly ContentMemo[] | undefined,
 ): string {
   return memos?.[index]?.role ?? list[index]!.role;
+}
+
+/**
+ * The indexes of `list`'s system messages, ascending, when its memos (`memos`, from `listMemos`)
+ * know them; `undefined` otherwise (read the roles).
+ */
+export function knownSystemIndexes(memos: readonly ContentMemo[] | undefined): readonly number[] | undefined {
+  return memos === undefined ? undefined : listFacts(memos).systemIndexes;
+}
+
+/** How many of `systems` (ascending indexes) lead the list: the system messages at 0, 1, 2… */
+export function leadingCount(systems: readonly number[]): number {
+  let leading = 0;
+  while (leading < systems.length && systems[leading] === leading) leading++;
+  return leading;
 }

@@ -1,6 +1,6 @@
 import { parseDataUrl } from '../estimate/decode-base64';
 import { contentMemo } from '../message/content-memo';
-import { listMemos, roleAt, sliceMessages } from '../message/list-memos';
+import { knownSystemIndexes, leadingCount, listMemos, roleAt, sliceMessages } from '../message/list-memos';
 import type { FilePart, ImagePart, Message, MessagePart, ToolResultPart } from '../message/message';
 import { createSequenceMemo } from '../message/sequence-memo';
 import { canonicalJson } from '../truncate/canonical-json';
@@ -181,6 +181,11 @@ export function conversationMessages(messages: readonly Message[]): readonly Mes
   // Most conversations have a system message only at the start, or none: no copy of the rest. A
   // recognized request's roles are read from its memos, not from each message.
   const memos = listMemos(messages);
+  // Where the system messages are, when the request's memos know it: nothing read per message.
+  const systems = knownSystemIndexes(memos);
+  if (systems !== undefined && leadingCount(systems) === systems.length) {
+    return systems.length === 0 ? messages : sliceMessages(messages, systems.length, messages.length, memos);
+  }
   const isSystem = (index: number) => messages[index] != null && roleAt(messages, index, memos) === 'system';
   let leading = 0;
   while (leading < messages.length && isSystem(leading)) leading++;
