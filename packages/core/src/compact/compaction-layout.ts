@@ -158,6 +158,12 @@ export function stateMatches(live: readonly Message[], state: CompactionState | 
   // conversation memo found equal to it (the same content id), hashes the same again.
   const verified = verifiedPrefixes.get(state);
   if (verified !== undefined && verified.coveredHash === state.coveredHash && samePrefix(live, verified)) {
+    // Found by ids (verified on a list whose memos were not recorded): remember this request's
+    // memos, so the next request compares them by identity.
+    if (verified.memos === undefined && listMemos(live) !== undefined) {
+      const memos = listMemos(layoutConversation(live, state.coveredCount).covered);
+      if (memos !== undefined) verifiedPrefixes.set(state, { ...verified, memos });
+    }
     return true;
   }
   const { covered } = layoutConversation(live, state.coveredCount);
@@ -186,10 +192,13 @@ function samePrefix(live: readonly Message[], { ids, memos: verifiedMemos }: Ver
   const systems = knownSystemIndexes(memos);
   if (systems !== undefined && verifiedMemos !== undefined) {
     let system = 0;
+    // The next system message's index (-1: none left; never read past the array's end).
+    let nextSystem = systems.length > 0 ? systems[0]! : -1;
     let matched = 0;
     for (let index = 0; index < live.length && matched < ids.length; index++) {
-      if (systems[system] === index) {
+      if (index === nextSystem) {
         system++;
+        nextSystem = system < systems.length ? systems[system]! : -1;
         continue;
       }
       if (memos![index] !== verifiedMemos[matched]) return false;
