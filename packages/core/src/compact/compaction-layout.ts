@@ -1,5 +1,12 @@
 import type { ContentMemo } from '../message/content-memo';
-import { knownSystemIndexes, leadingCount, listMemos, roleAt, sliceMessages } from '../message/list-memos';
+import {
+  knownSystemIndexes,
+  leadingCount,
+  listMemos,
+  roleAt,
+  sliceMessages,
+  systemIndexesOf,
+} from '../message/list-memos';
 import type { Message } from '../message/message';
 import { contentId, contentIdAt } from '../message/sequence-memo';
 import { refAnnotation } from '../recall/recall-ref';
@@ -105,41 +112,22 @@ export interface ConversationLayout {
  */
 export function layoutConversation(messages: readonly Message[], coveredCount: number): ConversationLayout {
   // Where the covered span ends, and whether system messages are inside it: without any (the usual
-  // case), `covered` is one slice of the final length (this runs on every request, and reads a
-  // recognized request's roles from its memos rather than from each message).
+  // case), `covered` is one slice of the final length (this runs on every request; where a
+  // recognized request's system messages are is known from its memos, nothing read per message).
   const memos = listMemos(messages);
-  const systems = knownSystemIndexes(memos);
-  const isSystem =
-    systems === undefined
-      ? (at: number) => roleAt(messages, at, memos) === 'system'
-      : (at: number) => systems.includes(at);
-  // Leading system messages (a system prompt) belong to the system block, whatever is covered.
-  let leading = 0;
-  let index: number;
-  let systemInside = false;
-  if (systems === undefined) {
-    while (leading < messages.length && isSystem(leading)) leading++;
-    index = leading;
-    let conversation = 0;
-    for (; index < messages.length && conversation < coveredCount; index++) {
-      if (isSystem(index)) systemInside = true;
-      else conversation++;
-    }
-  } else {
-    // Where the system messages are is known: the span's end is counted, not found message by message.
-    leading = leadingCount(systems);
-    index = leading + (coveredCount > 0 ? Math.ceil(coveredCount) : 0);
-    for (let at = leading; at < systems.length && systems[at]! < index; at++) {
-      systemInside = true;
-      index++;
-    }
-    index = Math.min(index, messages.length);
-  }
+  const systems = systemIndexesOf(messages, memos);
+  // Leading system messages (a system prompt) belong to the system block, whatever is covered; the
+  // span's end is counted past the system messages inside it.
+  const leading = leadingCount(systems);
+  let index = leading + (coveredCount > 0 ? Math.ceil(coveredCount) : 0);
+  let inside = leading;
+  for (; inside < systems.length && systems[inside]! < index; inside++) index++;
+  index = Math.min(index, messages.length);
   const system: Message[] = messages.slice(0, leading);
   let covered: Message[];
-  if (systemInside) {
+  if (inside > leading) {
     covered = [];
-    for (let at = leading; at < index; at++) (isSystem(at) ? system : covered).push(messages[at]!);
+    for (let at = leading; at < index; at++) (systems.includes(at) ? system : covered).push(messages[at]!);
   } else covered = sliceMessages(messages, leading, index, memos);
   return { system, covered, rest: sliceMessages(messages, index, messages.length, memos) };
 }

@@ -10,6 +10,17 @@ import type { Message } from './message';
 
 const copy = (messages: readonly Message[]) => JSON.parse(JSON.stringify(messages)) as Message[];
 
+/** The layout found message by message (what `layoutConversation` counts): a reference. */
+function layoutByWalking(messages: readonly Message[], coveredCount: number) {
+  const system: Message[] = [];
+  const covered: Message[] = [];
+  let index = 0;
+  while (index < messages.length && messages[index]!.role === 'system') system.push(messages[index++]!);
+  for (; index < messages.length && covered.length < coveredCount; index++)
+    (messages[index]!.role === 'system' ? system : covered).push(messages[index]!);
+  return { system, covered, rest: messages.slice(index) };
+}
+
 describe('listMemos', () => {
   it('gives a recognized request its messages’ memos, index for index', () => {
     const messages = copy(agentConversation({ turns: 3 }));
@@ -59,6 +70,7 @@ describe('listMemos', () => {
           recognizeMessages(recognized, { conversationId: `list-memos-roles-${run++}` });
           expect(listMemos(recognized)).toBeDefined();
           const expected = layoutConversation(plain, coveredCount);
+          expect(expected).toEqual(layoutByWalking(plain, coveredCount));
           const layout = layoutConversation(recognized, coveredCount);
           expect(layout).toEqual(expected);
           // Its spans keep knowing where their system messages are.

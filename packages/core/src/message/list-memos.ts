@@ -126,6 +126,22 @@ export function knownSystemIndexes(memos: readonly ContentMemo[] | undefined): r
   return memos === undefined ? undefined : listFacts(memos).systemIndexes;
 }
 
+/**
+ * The indexes of `list`'s system messages, ascending: known from its memos (`memos`, from
+ * `listMemos(list)`) when they know them, else read from each role.
+ */
+export function systemIndexesOf(
+  list: readonly Message[],
+  memos: readonly ContentMemo[] | undefined,
+): readonly number[] {
+  const known = knownSystemIndexes(memos);
+  if (known !== undefined) return known;
+  const systems: number[] = [];
+  for (let index = 0; index < list.length; index++)
+    if (roleAt(list, index, memos) === 'system') systems.push(index);
+  return systems;
+}
+
 /** How many of `systems` (ascending indexes) lead the list: the system messages at 0, 1, 2… */
 export function leadingCount(systems: readonly number[]): number {
   let leading = 0;
