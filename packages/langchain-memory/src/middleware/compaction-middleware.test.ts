@@ -168,7 +168,7 @@ test('with the default tiers, a 60-turn tool session keeps every word the user w
   for (const call of session.model.calls) {
     expect(toolPairsIntact(call.messages.filter((message) => !SystemMessage.isInstance(message)))).toBe(true);
   }
-});
+}, 90_000); // 60 turns of a real agent: 12 s alone, over 30 s on a loaded 2-core machine.
 
 test('a summarizer that always fails loses nothing: the requests still fit, the state keeps everything', async () => {
   const failing = fakeModel().alwaysThrow(new Error('summarizer is down'));
