@@ -240,4 +240,10 @@ export interface ResolvedCompactionOptions {
   recall: { secret: string } | false;
   pinnedRules: { detect: boolean; maxTokens: number | undefined } | false;
   pin: PinPredicate | undefined;
+  /**
+   * Whether the no-model reductions may take a step before the compact threshold when it frees as
+   * much as a step at the threshold (see `stepEarly`): on, but where the provider manages the
+   * context (`delegatedOptions`).
+   */
+  earlySteps: boolean;
 }

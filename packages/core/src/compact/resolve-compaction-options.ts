@@ -176,6 +176,7 @@ export function resolveCompactionOptions({
     });
   }
   return {
+    earlySteps: true,
     contextWindow,
     provider,
     model,

@@ -30,6 +30,7 @@ import type { StageContext } from './stage';
 import { STAGES } from './stages';
 import { fitHistory } from './stages/fit-history';
 import { turnAtFloor } from './stages/shrink-turn';
+import { stepEarly } from './stages/step-early';
 import { summarizeOldDialogue } from './stages/summarize-old-dialogue';
 import { unfittable } from './unfittable';
 
@@ -176,7 +177,16 @@ async function runPipeline(
     marks,
     announce,
   });
-  const count = (draft: RequestDraft) => rawOf(finalize(draft.assemble()));
+  // Drafts are immutable: each is counted once, however many stages ask.
+  const counts = new WeakMap<RequestDraft, number>();
+  const count = (draft: RequestDraft) => {
+    let tokens = counts.get(draft);
+    if (tokens === undefined) {
+      tokens = rawOf(finalize(draft.assemble()));
+      counts.set(draft, tokens);
+    }
+    return tokens;
+  };
   const ladders = new Map<string, HistoryLadder>();
   const context: StageContext = {
     options,
@@ -267,7 +277,9 @@ async function runPipeline(
     reductionLevel !== undefined &&
     reductionLevel.coveredCount === draft.coveredCount &&
     reducesAnything(reductionLevel);
-  if (retry === undefined && !overTarget(draft) && mode === 'request' && !hinted) return finish(draft);
+  // Under the threshold: at most an early step (one that frees as much as a step at the threshold).
+  if (retry === undefined && !overTarget(draft) && mode === 'request' && !hinted)
+    return finish(stepEarly(draft, context));
 
   // Fail fast: when even the smallest request (no history, a note in its place, the current turn at
   // its floor) cannot fit the window, nothing is summarized and no provider call should be made.
@@ -294,6 +306,7 @@ async function runPipeline(
   if (mode === 'measure') return measured(draft, context, { tokensBefore, stored, calibrated });
   // The level the conversation reached stays, whatever this request needs (see `reductionLevel`).
   if (hinted) draft = fitHistory(draft, context, 'steady');
+  if (retry === undefined && !overTarget(draft)) draft = stepEarly(draft, context);
   for (const stage of STAGES) {
     if (!overTarget(draft)) break;
     draft = await stage.run(draft, context);

@@ -26,7 +26,9 @@ import { summarizeOldDialogue } from './stages/summarize-old-dialogue';
  *
  * The history stages 1–3 take a step only when it gets the request as low as its aim (the reduction
  * target); a step that cannot is left to the next, deeper one, so the prefix breaks once, for a
- * step that lasts (stage 3 takes the best it has).
+ * step that lasts (stage 3 takes the best it has). Before any of them, under the threshold, the
+ * orchestrator may take an early step of stages 1–2 (`stepEarly`): one that frees as much as a step
+ * at the threshold must.
  */
 export const STAGES: readonly Stage[] = [
   clearOldToolOutput,

@@ -15,17 +15,17 @@ export function fitHistory(
   draft: RequestDraft,
   context: StageContext,
   through: 'clear' | 'steady' | 'all',
+  /** Raw tokens the history must fit, and must fit when it steps (default: from the targets). */
+  rooms?: { room: number; lowRoom: number },
 ): RequestDraft {
   const history = draft.originalHistory.slice(draft.dropped);
   if (history.length === 0) return draft;
-  const fixed = context.count(draft.with({ history: [] }));
-  const room = context.targetTokens - fixed;
+  const room = rooms?.room ?? context.targetTokens - context.count(draft.with({ history: [] }));
   // Going further than the level reached, a step aims much lower (see `reductionTargetTokens`), for
   // the history alone: a large turn in progress (results of a tool loop) is history soon.
-  const lowRoom = Math.min(
-    room,
-    context.reductionTargetTokens - context.count(draft.with({ history: [], turn: [] })),
-  );
+  const lowRoom =
+    rooms?.lowRoom ??
+    Math.min(room, context.reductionTargetTokens - context.count(draft.with({ history: [], turn: [] })));
   const ladder = context.ladderOf(draft);
   const hint = context.levelHint;
   const steady = draft.dropped === 0 && hint !== undefined && hint.coveredCount === draft.coveredCount;
