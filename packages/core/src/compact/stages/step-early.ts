@@ -7,8 +7,8 @@ import { fitHistory } from './fit-history';
  * request reaches the compact threshold, as soon as one frees as much as a step at the threshold
  * must: the compact threshold less the reduction target (85% → 28%: 57% of the window). The prefix
  * breaks as seldom as before (each step frees as much), but the request sawtooths lower: where the
- * dialogue is small beside the tool output, from about two-thirds of the window down to the
- * dialogue, instead of from 85% to 28%, so every request of the conversation sends fewer tokens.
+ * dialogue is small beside the tool output, a step comes before 85% (in the demo at 68–81% of the
+ * window), so every request after it sends fewer tokens.
  * Where the dialogue itself is large, no step frees that much before the threshold, and nothing
  * changes. Only the steady levels (their bounds stay put as the conversation grows); the user's
  * words and the current turn are never touched here.
