@@ -305,8 +305,11 @@ async function runPipeline(
 
   if (mode === 'measure') return measured(draft, context, { tokensBefore, stored, calibrated });
   // The level the conversation reached stays, whatever this request needs (see `reductionLevel`).
-  if (hinted) draft = fitHistory(draft, context, 'steady');
-  if (retry === undefined && !overTarget(draft)) draft = stepEarly(draft, context);
+  // Under the threshold at that level, at most an early step (as for a request with no level above).
+  if (hinted) {
+    draft = fitHistory(draft, context, 'steady');
+    if (retry === undefined && !overTarget(draft)) draft = stepEarly(draft, context);
+  }
   for (const stage of STAGES) {
     if (!overTarget(draft)) break;
     draft = await stage.run(draft, context);
