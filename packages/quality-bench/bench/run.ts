@@ -21,12 +21,14 @@ import { PHRASING_SPLITS, type PhrasingSplit } from '../src/conversation/phrasin
 import { modelFromSpec } from '../src/models/model-from-spec';
 import { formatProbes } from '../src/report/format-probes';
 import { aggregate, formatDetector, formatReport, formatStrategies } from '../src/report/format-report';
+import { formatTokenFloor } from '../src/report/format-token-floor';
 import { resultsJson } from '../src/report/results-json';
 import { updateReadme } from '../src/report/update-readme';
 import { loadConversation } from '../src/run/conversation-cache';
 import type { Job } from '../src/run/run-job';
 import { runJobs } from '../src/run/run-jobs';
 import { measureRuleDetector } from '../src/score/measure-rule-detector';
+import { callTokens, suiteTokenFloor, tokenFloors } from '../src/score/token-floor';
 import { defaultStrategies } from '../src/strategies/default-strategies';
 import { createTokenCounter } from '../src/tokens/token-counter';
 
@@ -266,6 +268,35 @@ print(
     .join('; ')}\n`,
 );
 print(formatReport({ scores, budgets, strategies: names, readBack, headline }));
+// The token floor of each budget, for every number of breaks a row made (see `tokenFloors`).
+const floors = new Map<number, number[][]>();
+for (const { seed, turns } of suite) {
+  const { conversation, tokens } = loadConversation({
+    seed,
+    turns,
+    split,
+    counter,
+    ...(values.cache ? {} : { dir: false }),
+  });
+  const perCall = callTokens(conversation, counter);
+  for (const budget of budgets) {
+    const mostBreaks = Math.max(
+      0,
+      ...scores.filter((score) => score.budget === budget).map((score) => score.prefixBreaks),
+    );
+    const list = floors.get(budget) ?? [];
+    list.push(tokenFloors(perCall, Math.floor(tokens * budget), mostBreaks));
+    floors.set(budget, list);
+  }
+}
+const floorAt = (budget: number, breaks: number) => suiteTokenFloor(floors.get(budget) ?? [], breaks);
+const floorSection = formatTokenFloor({
+  scores,
+  budgets,
+  strategies: names.filter((name) => headline.has(name)),
+  floorAt,
+});
+if (floorSection !== '') print(`\n${floorSection}`);
 if (realModel) print(`\n${formatProbes({ scores, budgets, strategies: names })}`);
 const detector = measureRuleDetector({ split });
 print(`\n${formatDetector(detector)}`);
@@ -323,6 +354,7 @@ const document = resultsJson({
   conversations,
   detector,
   scores,
+  tokenFloor: floorAt,
   runs: results.sort(
     (left, right) =>
       left.seed - right.seed ||

@@ -44,12 +44,14 @@ function keptFound(count: ClassCount, hasReadBack: boolean): string {
   return hasReadBack ? `${kept} / ${percent(count.recovered, count.total)}` : kept;
 }
 
-function table(header: string[], rows: string[][], left = 1): string {
+/** A Markdown table: the first `left` columns aligned left, the rest right. */
+export function table(header: string[], rows: string[][], left = 1): string {
   const align = header.map((_, index) => (index < left ? ':--' : '--:'));
   return [header, align, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
-function compact(value: number): string {
+/** A token count as `1.23 M`, `4.5 k` or a whole number. */
+export function compact(value: number): string {
   if (value >= 1e6) return `${(value / 1e6).toFixed(2)} M`;
   if (value >= 1e3) return `${(value / 1e3).toFixed(1)} k`;
   return String(Math.round(value));
@@ -64,6 +66,7 @@ const DETAIL_COLUMNS = [
   'rules after attack',
   'all needles',
   'tokens sent (model + summarizer + read-back)',
+  'of which uncached',
   'summarizer calls',
   'read-back calls',
   'cache breaks / 100 turns',
@@ -82,6 +85,7 @@ function detailCells(score: RunScore, hasReadBack: boolean): string[] {
     keptFound(score.attackedConstraints, hasReadBack),
     keptFound(allClasses(score), hasReadBack),
     compact(score.tokensSent + score.summarizerTokens + score.readBackTokens),
+    compact(score.uncachedTokens),
     String(score.summarizerCalls),
     hasReadBack ? String(score.readBackCalls) : '—',
     ((score.prefixBreaks / score.turns) * 100).toFixed(1),

@@ -43,13 +43,23 @@ export interface ResultRow {
   supersededLatestRight: { count: number; total: number; share: number };
   latestAsk: { count: number; total: number; share: number };
   turnInProgressIntact: { count: number; total: number; share: number };
-  tokensSent: { model: number; summarizer: number; readBack: number; total: number };
+  /**
+   * `uncached`: of `total`, what a prompt cache could not serve (each request after the messages
+   * it shares from the start with the one before it; summarizer prompts whole).
+   */
+  tokensSent: { model: number; summarizer: number; readBack: number; total: number; uncached: number };
   summarizerCalls: number;
   readBackCalls: number;
   cacheBreaks: { total: number; readBack: number; per100Turns: number };
   failedCalls: number;
   rejectedRequests: number;
   largestShareOfWindow: number;
+  /**
+   * The suite's token floor at this budget with no more prefix breaks than the row made: the fewest
+   * tokens a strategy keeping every word of the dialogue could send (see `tokenFloors`); `null`
+   * when none fits the window at so few breaks, or when not computed.
+   */
+  tokenFloorAtBreaks: number | null;
   wallSeconds: number;
   cpuSeconds: number;
   /** Real-model mode only: the probes, overall, per type and per class. */
@@ -88,7 +98,9 @@ export function resultRow(
   score: RunScore,
   strategy: Pick<Strategy, 'headline' | 'readsBack'>,
   probed: boolean,
+  tokenFloor?: (budget: number, breaks: number) => number,
 ): ResultRow {
+  const floor = tokenFloor?.(score.budget, score.prefixBreaks);
   const ratio = (count: number, total: number) => ({ count, total, share: share(count, total) });
   return {
     strategy: score.strategy,
@@ -112,6 +124,7 @@ export function resultRow(
       summarizer: score.summarizerTokens,
       readBack: score.readBackTokens,
       total: score.tokensSent + score.summarizerTokens + score.readBackTokens,
+      uncached: score.uncachedTokens,
     },
     summarizerCalls: score.summarizerCalls,
     readBackCalls: score.readBackCalls,
@@ -123,6 +136,7 @@ export function resultRow(
     failedCalls: score.failedCalls,
     rejectedRequests: score.rejectedRequests,
     largestShareOfWindow: score.largestShare,
+    tokenFloorAtBreaks: floor === undefined || !Number.isFinite(floor) ? null : floor,
     wallSeconds: score.wallMs / 1000,
     cpuSeconds: score.cpuMs / 1000,
     ...(probed
@@ -155,6 +169,8 @@ export interface ResultsJsonOptions {
   conversations: readonly unknown[];
   detector: DetectorRates;
   scores: readonly RunScore[];
+  /** The suite's token floor at a budget and a number of prefix breaks (see `suiteTokenFloor`). */
+  tokenFloor?: (budget: number, breaks: number) => number;
   runs: readonly JobResult[];
   seconds: number;
 }
@@ -185,7 +201,7 @@ export function resultsJson(options: ResultsJsonOptions) {
     conversations: options.conversations,
     detector: options.detector,
     rows: options.scores.map((score) =>
-      resultRow(score, byName.get(score.strategy) ?? { readsBack: false }, probed),
+      resultRow(score, byName.get(score.strategy) ?? { readsBack: false }, probed, options.tokenFloor),
     ),
     scores: options.scores,
     runs: options.runs,

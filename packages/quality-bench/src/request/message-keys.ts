@@ -36,3 +36,11 @@ export function isPrefix(previous: readonly string[], current: readonly string[]
   for (let index = 0; index < previous.length; index++) if (previous[index] !== current[index]) return false;
   return true;
 }
+
+/** How many keys `previous` and `current` share from the start (the part a prompt cache can serve). */
+export function commonPrefixLength(previous: readonly string[], current: readonly string[]): number {
+  const end = Math.min(previous.length, current.length);
+  let index = 0;
+  while (index < end && previous[index] === current[index]) index++;
+  return index;
+}

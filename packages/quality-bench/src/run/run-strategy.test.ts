@@ -73,6 +73,17 @@ describe('runStrategy', () => {
       ),
     );
     expect(last.historyLength).toBeGreaterThan(0);
+    // Each request extends the one before: only what it adds is uncached, so the uncached tokens
+    // are the last request's, give or take the tokenizer's joins between messages.
+    const lastTokens = counter.request(
+      fromLanguageModelPrompt([
+        { role: 'system', content: conversation.system },
+        ...conversation.messages.slice(0, last.historyLength),
+      ]),
+    );
+    expect(score.uncachedTokens).toBeGreaterThan(0.95 * lastTokens);
+    expect(score.uncachedTokens).toBeLessThan(1.05 * lastTokens);
+    expect(score.uncachedTokens).toBeLessThan(score.tokensSent / 5);
   });
 
   it('scores a strategy that sends only the current turn: nothing older kept, a prefix break on every new turn', async () => {
@@ -88,6 +99,13 @@ describe('runStrategy', () => {
     expect(score.currentTurnIntact).toBe(conversation.calls.length);
     // Within a turn the request only grows; each new turn starts over.
     expect(score.prefixBreaks).toBe(conversation.turns.length - 1);
+    // A break right after the system prompt: each new turn's request is uncached but for it.
+    const system = counter.request(
+      fromLanguageModelPrompt([{ role: 'system', content: conversation.system }]),
+    );
+    const firstCalls = conversation.calls.filter((call) => call.step === 0);
+    expect(score.uncachedTokens).toBeGreaterThan(0);
+    expect(score.uncachedTokens).toBeLessThan(score.tokensSent - (firstCalls.length - 1) * system + 1);
   });
 
   it('counts the turn in progress as intact only when every tool result of it is there in full', async () => {

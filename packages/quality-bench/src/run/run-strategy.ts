@@ -2,7 +2,7 @@ import type { Conversation } from '../conversation/conversation';
 import type { Prober } from '../probes/create-prober';
 import { type BenchRequest, messageTexts, partTexts, type RequestMessage } from '../request/bench-request';
 import { fromLanguageModelPrompt } from '../request/from-language-model-prompt';
-import { createMessageKeys, isPrefix } from '../request/message-keys';
+import { commonPrefixLength, createMessageKeys, isPrefix } from '../request/message-keys';
 import { emptyRunScore, type RunScore } from '../score/run-score';
 import { addCheckpoint, scoreCheckpoint } from '../score/score-checkpoint';
 import type { ReadBackCall, Strategy } from '../strategies/strategy';
@@ -103,6 +103,17 @@ export async function runStrategy({
     lastCallOfTurn.set(call.turn, index);
   });
   const keyOf = createMessageKeys();
+  // The tokens of `request` (`tokens` in all) after the messages it shares from the start with the
+  // request before it: what a prompt cache could not serve.
+  const uncachedTokens = (
+    request: BenchRequest,
+    keys: readonly string[],
+    previous: readonly string[] | undefined,
+    tokens: number,
+  ) => {
+    const shared = previous === undefined ? 0 : commonPrefixLength(previous, keys);
+    return shared === 0 ? tokens : Math.max(0, tokens - counter.request(request.slice(0, shared)));
+  };
   // The last request of any kind, and the last request of the script (read-back requests aside).
   let previousKeys: string[] | undefined;
   let previousScriptKeys: string[] | undefined;
@@ -136,6 +147,7 @@ export async function runStrategy({
         score.currentTurnIntact++;
       }
       const keys = delivered.map(keyOf);
+      score.uncachedTokens += uncachedTokens(delivered, keys, previousKeys, tokens);
       if (previousKeys !== undefined && !isPrefix(previousKeys, keys)) {
         score.prefixBreaks++;
         if (previousScriptKeys !== undefined && isPrefix(previousScriptKeys, keys))
@@ -174,6 +186,7 @@ export async function runStrategy({
         for (const result of results) {
           let appended = 0;
           let keys = baseKeys;
+          let request: BenchRequest = delivered;
           result.calls.forEach((readCall, order) => {
             const id = `readback_${call.turn}_${result.expectation.needle.id}_${order}`;
             const exchange = readBackExchange(id, readCall);
@@ -181,6 +194,8 @@ export async function runStrategy({
             score.readBackCalls++;
             score.readBackTokens += base + appended;
             keys = [...keys, ...exchange.map(keyOf)];
+            request = [...request, ...exchange];
+            score.uncachedTokens += uncachedTokens(request, keys, previousKeys, base + appended);
             if (previousKeys !== undefined && !isPrefix(previousKeys, keys)) {
               score.prefixBreaks++;
               score.readBackPrefixBreaks++;
@@ -197,5 +212,6 @@ export async function runStrategy({
   }
   score.summarizerCalls = session.summarizerCalls();
   score.summarizerTokens = session.summarizerTokens();
+  score.uncachedTokens += score.summarizerTokens;
   return score;
 }

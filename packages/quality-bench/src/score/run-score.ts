@@ -54,6 +54,13 @@ export interface RunScore {
   /** Tokens sent to the summarizer (o200k). */
   summarizerTokens: number;
   /**
+   * Tokens a provider's prompt cache could not serve: of every model and read-back request, the
+   * tokens after the messages it shares from the start with the request before it (the first
+   * request whole), plus every summarizer prompt whole. What a cached input bills at full price;
+   * a prefix break near the end of a request costs little here, one at its start costs it all.
+   */
+  uncachedTokens: number;
+  /**
    * Requests that do not start with the previous request, byte for byte: model calls of the script
    * and read-back requests alike (see `readBackPrefixBreaks`).
    */
@@ -101,6 +108,7 @@ export function emptyRunScore(strategy: string, budget: number): RunScore {
     readBackTokens: 0,
     summarizerCalls: 0,
     summarizerTokens: 0,
+    uncachedTokens: 0,
     prefixBreaks: 0,
     readBackPrefixBreaks: 0,
     largestShare: 0,
@@ -138,6 +146,7 @@ export function addRunScore(into: RunScore, other: RunScore): RunScore {
   into.readBackTokens += other.readBackTokens;
   into.summarizerCalls += other.summarizerCalls;
   into.summarizerTokens += other.summarizerTokens;
+  into.uncachedTokens += other.uncachedTokens;
   into.prefixBreaks += other.prefixBreaks;
   into.readBackPrefixBreaks += other.readBackPrefixBreaks;
   into.largestShare = Math.max(into.largestShare, other.largestShare);
