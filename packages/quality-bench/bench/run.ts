@@ -209,16 +209,17 @@ console.log(
 const started = performance.now();
 // Generate and count each conversation once, here, before the workers read it from the cache.
 const counter = createTokenCounter();
-for (const { seed, turns } of suite) {
-  const { cached } = loadConversation({
+const loaded = suite.map(({ seed, turns }) => {
+  const entry = loadConversation({
     seed,
     turns,
     split,
     counter,
     ...(values.cache ? {} : { dir: false }),
   });
-  if (!cached && values.cache) console.log(`  cached seed ${seed} × ${turns} turns (${split})`);
-}
+  if (!entry.cached && values.cache) console.log(`  cached seed ${seed} × ${turns} turns (${split})`);
+  return entry;
+});
 const results = await runJobs({
   jobs,
   workers: jobCount,
@@ -270,14 +271,7 @@ print(
 print(formatReport({ scores, budgets, strategies: names, readBack, headline }));
 // The token floor of each budget, for every number of breaks a row made (see `tokenFloors`).
 const floors = new Map<number, number[][]>();
-for (const { seed, turns } of suite) {
-  const { conversation, tokens } = loadConversation({
-    seed,
-    turns,
-    split,
-    counter,
-    ...(values.cache ? {} : { dir: false }),
-  });
+for (const { conversation, tokens } of loaded) {
   const perCall = callTokens(conversation, counter);
   for (const budget of budgets) {
     const mostBreaks = Math.max(

@@ -74,7 +74,7 @@ describe('runStrategy', () => {
     );
     expect(last.historyLength).toBeGreaterThan(0);
     // Each request extends the one before: only what it adds is uncached, so the uncached tokens
-    // are the last request's, give or take the tokenizer's joins between messages.
+    // add up to the last request's.
     const lastTokens = counter.request(
       fromLanguageModelPrompt([
         { role: 'system', content: conversation.system },

@@ -103,17 +103,13 @@ export async function runStrategy({
     lastCallOfTurn.set(call.turn, index);
   });
   const keyOf = createMessageKeys();
-  // The tokens of `request` (`tokens` in all) after the messages it shares from the start with the
-  // request before it: what a prompt cache could not serve.
+  // The tokens of `request` after the messages it shares from the start with the request before it:
+  // what a prompt cache could not serve (a request's count is the sum of its messages').
   const uncachedTokens = (
     request: BenchRequest,
     keys: readonly string[],
     previous: readonly string[] | undefined,
-    tokens: number,
-  ) => {
-    const shared = previous === undefined ? 0 : commonPrefixLength(previous, keys);
-    return shared === 0 ? tokens : Math.max(0, tokens - counter.request(request.slice(0, shared)));
-  };
+  ) => counter.request(previous === undefined ? request : request.slice(commonPrefixLength(previous, keys)));
   // The last request of any kind, and the last request of the script (read-back requests aside).
   let previousKeys: string[] | undefined;
   let previousScriptKeys: string[] | undefined;
@@ -147,7 +143,7 @@ export async function runStrategy({
         score.currentTurnIntact++;
       }
       const keys = delivered.map(keyOf);
-      score.uncachedTokens += uncachedTokens(delivered, keys, previousKeys, tokens);
+      score.uncachedTokens += uncachedTokens(delivered, keys, previousKeys);
       if (previousKeys !== undefined && !isPrefix(previousKeys, keys)) {
         score.prefixBreaks++;
         if (previousScriptKeys !== undefined && isPrefix(previousScriptKeys, keys))
@@ -195,7 +191,7 @@ export async function runStrategy({
             score.readBackTokens += base + appended;
             keys = [...keys, ...exchange.map(keyOf)];
             request = [...request, ...exchange];
-            score.uncachedTokens += uncachedTokens(request, keys, previousKeys, base + appended);
+            score.uncachedTokens += uncachedTokens(request, keys, previousKeys);
             if (previousKeys !== undefined && !isPrefix(previousKeys, keys)) {
               score.prefixBreaks++;
               score.readBackPrefixBreaks++;
