@@ -21,7 +21,10 @@ describe('createRecallMarks', () => {
       const made = vi.spyOn(scope, 'toolResultRef');
       const marks = createRecallMarks({ scope, originals: copy });
       const refs = resultsOf(copy).map((result) => marks.toolResult(result, 0));
-      return { refs, made: made.mock.calls.length };
+      const count = made.mock.calls.length;
+      // Scopes are remembered by anchor: the second copy gets the same scope object back.
+      made.mockRestore();
+      return { refs, made: count };
     };
     const first = refsOf(JSON.parse(JSON.stringify(messages)));
     const second = refsOf(JSON.parse(JSON.stringify(messages)));

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Message } from '../message/message';
 import { messageParts } from '../message/message-parts';
 import { keyedCode, textFingerprint } from './recall-hash';
@@ -45,12 +46,29 @@ export interface CreateRecallScopeOptions {
   secret?: string;
 }
 
+/**
+ * Scopes made lately, by secret and anchor text: a scope holds nothing but its key, and every
+ * request of a conversation asks for the same one (hashing its anchor was a tenth of a short
+ * request's own time, issue 26).
+ */
+const scopes = new LRUCache<string, RecallScope>({ max: 1024 });
+
 /** The reference scope of a conversation. Cheap: reads only the first non-system message. */
 export function createRecallScope({
   messages,
   secret = DEFAULT_RECALL_SECRET,
 }: CreateRecallScopeOptions): RecallScope {
-  const anchor = recallAnchor(messages);
+  const text = anchorText(messages);
+  const remembered = `${secret}\u0000${text}`;
+  let scope = scopes.get(remembered);
+  if (scope === undefined) {
+    scope = scopeFor(textFingerprint(text), secret);
+    scopes.set(remembered, scope);
+  }
+  return scope;
+}
+
+function scopeFor(anchor: string, secret: string): RecallScope {
   const key = `${secret}\u0000${anchor}`;
   const locator = (toolCallId: string, textIndex: number) =>
     keyedCode(key, ['t', toolCallId, String(textIndex)], LOCATOR_CHARS);
@@ -81,8 +99,13 @@ export function createRecallScope({
  * message does not change it. Empty conversations share one anchor.
  */
 export function recallAnchor(messages: readonly Message[]): string {
+  return textFingerprint(anchorText(messages));
+}
+
+/** What {@link recallAnchor} fingerprints. */
+function anchorText(messages: readonly Message[]): string {
   const first = messages.find((message) => message != null && message.role !== 'system');
-  if (first === undefined) return textFingerprint('');
+  if (first === undefined) return '';
   let text = `${first.role}\n`;
   for (const part of messageParts(first)) {
     if (text.length > ANCHOR_CHARS) break;
@@ -93,5 +116,5 @@ export function recallAnchor(messages: readonly Message[]): string {
       if (typeof part.content === 'string') text += `${part.content.slice(0, ANCHOR_CHARS)}\n`;
     } else text += `${part.type}\n`;
   }
-  return textFingerprint(text.slice(0, ANCHOR_CHARS + 32));
+  return text.slice(0, ANCHOR_CHARS + 32);
 }
