@@ -1,4 +1,5 @@
 import type { Message } from './message';
+import { ReturnGiven } from './return-given';
 
 /**
  * What is memoised for one content (a message's role and content), shared by every message object
@@ -51,18 +52,6 @@ let lastContentId = 0;
  */
 export function nextContentId(): number {
   return ++lastContentId;
-}
-
-/**
- * Lets a class field be added to an object it did not construct: a subclass constructor whose
- * `super()` returns the object given (the "return override" of class constructors). Only the
- * stamp below uses it.
- */
-class ReturnGiven {
-  constructor(target: object) {
-    // biome-ignore lint/correctness/noConstructorReturn: the return override is the point here.
-    return target;
-  }
 }
 
 /**

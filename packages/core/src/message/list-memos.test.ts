@@ -5,7 +5,7 @@ import { layoutConversation } from '../compact/compaction-layout';
 import { recognizeMessages } from '../compact/recognize-messages';
 import { conversationMessages } from '../recall/recall-material';
 import { contentMemo } from './content-memo';
-import { listMemos, shareListMemos, sliceMessages } from './list-memos';
+import { listFacts, listMemos, shareListMemos, sliceMessages } from './list-memos';
 import type { Message } from './message';
 
 const copy = (messages: readonly Message[]) => JSON.parse(JSON.stringify(messages)) as Message[];
@@ -107,5 +107,23 @@ describe('listMemos', () => {
     // A list never recognized gives its slices nothing.
     const other = copy(messages);
     expect(listMemos(sliceMessages(other, 1))).toBeUndefined();
+  });
+
+  it('records a frozen request and its facts like any other, and leaves nothing visible on a list', () => {
+    const messages = Object.freeze(copy(agentConversation({ turns: 3 })));
+    recognizeMessages(messages, { conversationId: 'list-memos-frozen' });
+    const memos = listMemos(messages)!;
+    expect(memos).toHaveLength(messages.length);
+    expect(listFacts(memos).systemIndexes).toEqual([0]);
+    const frozenCopy = Object.freeze([...messages]);
+    shareListMemos(messages, frozenCopy);
+    expect(listMemos(frozenCopy)).toBe(memos);
+    // The record is a private stamp: no key, no symbol, the same JSON, a spread copies nothing of it.
+    const plain = copy(agentConversation({ turns: 3 }));
+    recognizeMessages(plain, { conversationId: 'list-memos-stamp' });
+    expect(listMemos(plain)).toBeDefined();
+    expect(Reflect.ownKeys(plain)).toEqual([...plain.keys()].map(String).concat('length'));
+    expect(JSON.stringify(plain)).toBe(JSON.stringify(copy(plain)));
+    expect(listMemos([...plain])).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import type { ContentMemo } from './content-memo';
 import type { Message } from './message';
+import { ReturnGiven } from './return-given';
 
 /** What was recorded for a list: its messages then (to see it was not changed since) and memos. */
 interface Recorded {
@@ -7,7 +8,33 @@ interface Recorded {
   readonly memos: readonly ContentMemo[];
 }
 
-const lists = new WeakMap<readonly Message[], Recorded>();
+/**
+ * Lists → what was recorded for them, in a private field stamped on the list (see `ReturnGiven`):
+ * the engine records every request and several slices of it per request, and a `WeakMap` entry per
+ * list (with one per memos array for its facts) cost about a sixth of a small request's own time
+ * (issue 26). Frozen lists keep theirs in `frozenLists`.
+ */
+class RecordStamp extends ReturnGiven {
+  #recorded: Recorded;
+
+  private constructor(target: object, recorded: Recorded) {
+    super(target);
+    this.#recorded = recorded;
+  }
+
+  static get(list: readonly Message[]): Recorded | undefined {
+    if (#recorded in list) return (list as unknown as RecordStamp).#recorded;
+    return Object.isExtensible(list) ? undefined : frozenLists.get(list);
+  }
+
+  static set(list: readonly Message[], recorded: Recorded): void {
+    if (#recorded in list) (list as unknown as RecordStamp).#recorded = recorded;
+    else if (Object.isExtensible(list)) new RecordStamp(list, recorded);
+    else frozenLists.set(list, recorded);
+  }
+}
+
+const frozenLists = new WeakMap<readonly Message[], Recorded>();
 
 /**
  * Records the content memos of `list`'s messages, index for index (the conversation memo records
@@ -19,7 +46,7 @@ export function recordListMemos(
   messages: readonly Message[],
   memos: readonly ContentMemo[],
 ): void {
-  lists.set(list, { messages, memos });
+  RecordStamp.set(list, { messages, memos });
 }
 
 /**
@@ -29,7 +56,7 @@ export function recordListMemos(
  * conversation, reaching every message object again costs more than the pass's own work.
  */
 export function listMemos(list: readonly Message[]): readonly ContentMemo[] | undefined {
-  const recorded = lists.get(list);
+  const recorded = RecordStamp.get(list);
   if (recorded === undefined || recorded.messages.length !== list.length) return undefined;
   const { messages } = recorded;
   // Identity only: array slots, no message object is read (a slice is its own record).
@@ -44,8 +71,8 @@ export function listMemos(list: readonly Message[]): readonly ContentMemo[] | un
  * `list`'s memos, when `list` has them.
  */
 export function shareListMemos(list: readonly Message[], derived: readonly Message[]): void {
-  const recorded = lists.get(list);
-  if (recorded !== undefined) lists.set(derived, recorded);
+  const recorded = RecordStamp.get(list);
+  if (recorded !== undefined) RecordStamp.set(derived, recorded);
 }
 
 /**
@@ -67,16 +94,34 @@ export interface ListFacts {
   systemIndexes: readonly number[] | undefined;
 }
 
-const facts = new WeakMap<readonly ContentMemo[], ListFacts>();
+/**
+ * Memos arrays → their {@link ListFacts}, stamped on the array (the engine makes every memos array,
+ * and never freezes one; a frozen one would keep its facts in `frozenFacts`).
+ */
+class FactsStamp extends ReturnGiven {
+  #facts: ListFacts;
+
+  private constructor(target: object, facts: ListFacts) {
+    super(target);
+    this.#facts = facts;
+  }
+
+  static of(memos: readonly ContentMemo[]): ListFacts {
+    if (#facts in memos) return (memos as unknown as FactsStamp).#facts;
+    let facts = frozenFacts.get(memos);
+    if (facts !== undefined) return facts;
+    facts = { longestToolResult: undefined, providerCompaction: undefined, systemIndexes: undefined };
+    if (Object.isExtensible(memos)) new FactsStamp(memos, facts);
+    else frozenFacts.set(memos, facts);
+    return facts;
+  }
+}
+
+const frozenFacts = new WeakMap<readonly ContentMemo[], ListFacts>();
 
 /** The {@link ListFacts} of the list whose memos are `memos` (from `listMemos`). */
 export function listFacts(memos: readonly ContentMemo[]): ListFacts {
-  let known = facts.get(memos);
-  if (known === undefined) {
-    known = { longestToolResult: undefined, providerCompaction: undefined, systemIndexes: undefined };
-    facts.set(memos, known);
-  }
-  return known;
+  return FactsStamp.of(memos);
 }
 
 /**
@@ -93,7 +138,7 @@ export function sliceMessages(
   const slice = list.slice(from, to);
   if (memos !== undefined) {
     const sliced = memos.slice(from, to);
-    lists.set(slice, { messages: slice, memos: sliced });
+    RecordStamp.set(slice, { messages: slice, memos: sliced });
     // Where its system messages are, when the list's are known (a few indexes to shift).
     const systems = listFacts(memos).systemIndexes;
     if (systems !== undefined) {
