@@ -124,7 +124,16 @@ export function createFormLookup(
     let known = cache.get(key);
     if (known === undefined) {
       const made = formMessage(message, index, form, formSettings, history[index]!);
-      known = { ...made, unchanged: made.message === message };
+      // Member by member, in the verbatim form's order: every form then has one shape, and the
+      // passes that read thousands of them per request stay fast (issue 26: against a spread here,
+      // a coding session's fresh request at 2,000 messages takes 0.78× the time, 0.94× at 500).
+      known = {
+        message: made.message,
+        tokens: made.tokens,
+        records: made.records,
+        savings: made.savings,
+        unchanged: made.message === message,
+      };
       cache.set(key, known);
     }
     if (isOwn && memo !== undefined) memo.forms[index]![form] = known;
