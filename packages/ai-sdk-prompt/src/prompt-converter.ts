@@ -4,9 +4,10 @@ import {
   createRecallScope,
   type Message,
   type RecallMarks,
+  sameValue,
   type TruncationRecord,
 } from '@spillway/core';
-import { deepEqual } from './deep-equal';
+
 import { originals } from './origin';
 import type { SdkMessage, SdkPrompt } from './sdk-prompt';
 import { toNeutralMessage } from './to-neutral-message';
@@ -106,7 +107,7 @@ export function createPromptConverter({
       const head = Math.min(2, candidate.sdk.length, prompt.length);
       let matches = head > 0;
       for (let position = 0; position < head && matches; position++) {
-        matches = deepEqual(candidate.sdk[position], prompt[position]);
+        matches = sameValue(candidate.sdk[position], prompt[position]);
       }
       if (matches && (found < 0 || candidate.sdk.length > recent[found]!.sdk.length)) found = index;
     }
@@ -139,7 +140,7 @@ export function createPromptConverter({
       if (base !== undefined) {
         // A remembered prompt holds each neutral message once, so no duplicate check is needed here.
         const limit = Math.min(base.sdk.length, prompt.length);
-        while (aligned < limit && deepEqual(base.sdk[aligned], prompt[aligned])) {
+        while (aligned < limit && sameValue(base.sdk[aligned], prompt[aligned])) {
           const neutral = base.neutral[aligned]!;
           messages[aligned] = neutral;
           uncapped[aligned] = base.uncapped[aligned]!;
@@ -155,7 +156,7 @@ export function createPromptConverter({
           const found = cache.get(key)?.find(
             (entry) =>
               !used.has(entry.neutral) &&
-              deepEqual(entry.sdk, sdk) &&
+              sameValue(entry.sdk, sdk) &&
               // A copy capped with another conversation's references is not this one's.
               (entry.anchor === undefined || entry.anchor === marksOf().anchor),
           );

@@ -95,6 +95,7 @@ export type {
   ToolResultPart,
 } from './message/message';
 export { messageParts, toolResultParts } from './message/message-parts';
+export { sameValue } from './message/same-content';
 export {
   type CollectPinnedRulesOptions,
   collectPinnedRules,
