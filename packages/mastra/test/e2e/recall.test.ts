@@ -41,7 +41,8 @@ describe('spillway_recall (createTool) in a real Mastra agent', () => {
       memory: { thread: 'recall', resource: 'u' },
       maxSteps: 20,
     });
-    expect(result.text.length).toBe(original.length);
+    // On a mismatch, show what the model answered (a search answer without a reference, a page error).
+    expect(result.text.length, result.text.slice(0, 600)).toBe(original.length);
     expect(result.text).toBe(original);
     // It took several pages (1,500 characters each) and a search: every one a request of this run.
     expect(requests.length - before).toBeGreaterThan(original.length / 1_500);
