@@ -7,7 +7,6 @@ import {
   sameValue,
   type TruncationRecord,
 } from '@spillway/core';
-
 import { originals } from './origin';
 import type { SdkMessage, SdkPrompt } from './sdk-prompt';
 import { toNeutralMessage } from './to-neutral-message';
