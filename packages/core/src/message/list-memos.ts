@@ -108,10 +108,12 @@ class FactsStamp extends ReturnGiven {
 
   static of(memos: readonly ContentMemo[]): ListFacts {
     if (#facts in memos) return (memos as unknown as FactsStamp).#facts;
-    let facts = frozenFacts.get(memos);
+    // Only an array that cannot be stamped is looked up in (and added to) the fallback map.
+    const stampable = Object.isExtensible(memos);
+    let facts = stampable ? undefined : frozenFacts.get(memos);
     if (facts !== undefined) return facts;
     facts = { longestToolResult: undefined, providerCompaction: undefined, systemIndexes: undefined };
-    if (Object.isExtensible(memos)) new FactsStamp(memos, facts);
+    if (stampable) new FactsStamp(memos, facts);
     else frozenFacts.set(memos, facts);
     return facts;
   }

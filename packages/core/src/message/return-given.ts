@@ -6,7 +6,9 @@
  * `JSON.stringify`), and a property store to set, where a `WeakMap` entry per object of every
  * deserialized request cost several times more and added weak-table work to every garbage
  * collection (issue 26). A frozen or sealed object cannot be stamped: each stamp keeps a `WeakMap`
- * for those.
+ * for those. Each stamp is its own class, written out, on purpose: one generic stamp class made by a
+ * factory shares its field checks' feedback between messages, lists and memos arrays, and measured
+ * 1.13-1.20x slower on fresh requests of 100 and 500 messages.
  */
 export class ReturnGiven {
   constructor(target: object) {
