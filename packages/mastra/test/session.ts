@@ -319,13 +319,16 @@ export function sessionModel({ session, contextWindow, summarize }: SessionModel
       };
     };
     if (answers.length === 0) return call({ search: pattern });
-    // A search that stopped at its time limit (a busy machine) says how to go on: go on, as a model would.
-    const found = answers.findIndex((answer) => !answer.includes('no match in what was searched'));
+    // The first search answer that lists a tool result's reference (`t.…`; a summary's `s.…` match is
+    // the call's arguments, not the result). A search that stopped at its time limit first (a busy
+    // machine: it may have listed only the summary's match) says how to go on: go on, as a model would.
+    const toolRef = /\{"ref":"(t\.[^"]+)","offset":\d+\}: /;
+    const found = answers.findIndex((answer) => toolRef.test(answer));
     const goOn =
       found === -1 ? /go on with spillway_recall (\{[^\n]*\})\.\]/.exec(answers.at(-1)!)?.[1] : undefined;
     if (goOn !== undefined) return call(JSON.parse(goOn));
     const [search, ...pages] = answers.slice(Math.max(0, found));
-    const ref = found === -1 ? undefined : /"ref":"(t\.[^"]+)"/.exec(search!)?.[1];
+    const ref = found === -1 ? undefined : toolRef.exec(search!)?.[1];
     if (ref === undefined)
       return { content: [{ type: 'text', text: `not found: ${search}` }], finish: 'stop', input: tokens };
     const last = pages.at(-1);
