@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEstimator } from '../estimate/create-estimator';
 import type { Message } from '../message/message';
+import { detectRules } from '../pin/detect-rules';
 import { USER_WORDS_HEADING, userWordsBlock } from './user-words-block';
 
 const estimator = createEstimator();
@@ -77,6 +78,36 @@ describe('userWordsBlock', () => {
     expect(tight.text).toContain(
       '[3 user messages from 1 to 7, not quoted below: condensed into the summary above]',
     );
+  });
+
+  it('drops the sentences that only name something before it leaves a direction out', () => {
+    // Directions the rule detector does not pin (checked below): only these words carry them.
+    const directions = [
+      'Nobody outside the finance group gets the raw export.',
+      "I'm colour-blind, so skip red and green colour coding in charts.",
+      'Any query against the replica has a LIMIT clause.',
+    ];
+    const asks: Message[] = directions.flatMap((direction, index) => [
+      {
+        role: 'user',
+        content: `The tenant in question is TEN-${4_100 + index}. ${direction} The ledger export ran at 09:${10 + index} on node-${index}.`,
+      } satisfies Message,
+      { role: 'assistant', content: 'Noted.' } satisfies Message,
+    ]);
+    const tokensOf = (text: string | undefined) => estimator.countText(text ?? '');
+    const salient = userWordsBlock(asks, { ...options, maxTokens: 100_000 });
+    expect(salient.condensed).toBe(0);
+    // Room for the three directions alone, not for the names beside them.
+    const lines = directions.map((direction, index) => `[message ${2 * index + 1}, in part] ${direction}`);
+    const maxTokens =
+      tokensOf(USER_WORDS_HEADING) + 24 + lines.reduce((sum, line) => sum + tokensOf(line) + 1, 0);
+    const block = userWordsBlock(asks, { ...options, maxTokens });
+    expect(tokensOf(block.text)).toBeLessThanOrEqual(maxTokens);
+    for (const line of lines) expect(block.text).toContain(line);
+    expect(block.text).not.toContain('TEN-4100');
+    expect(block.condensed).toBe(0);
+    // Before this step the oldest message was left out whole, its direction with it.
+    for (const direction of directions) expect(detectRules(direction).rules).toEqual([]);
   });
 
   it('names the messages it leaves out in one short line, however many and wherever they are', () => {

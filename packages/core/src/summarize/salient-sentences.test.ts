@@ -25,6 +25,15 @@ describe('salientSentences', () => {
       .concat([kept[5], dropped[3], kept[6], kept[7], kept[8], kept[9]])
       .join(' ');
     expect(salientSentences(text)).toEqual(kept);
+    // Without the sentences that only name something (a question too: it asks for the moment).
+    expect(salientSentences(text, { names: false })).toEqual([
+      kept[3],
+      kept[4],
+      kept[5],
+      kept[6],
+      kept[7],
+      kept[8],
+    ]);
   });
 
   it('is empty for prose that names nothing and directs nothing, and for no text', () => {

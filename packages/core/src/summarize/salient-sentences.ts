@@ -42,14 +42,28 @@ const DIGIT = /\d/;
  * unless they name something: a question asks for the moment. In order, verbatim (as
  * `splitSentences` cuts them); empty when none qualifies. Deterministic and linear in the text.
  */
-export function salientSentences(text: string): string[] {
+export function salientSentences(
+  text: string,
+  {
+    names: keepNames = true,
+  }: {
+    /**
+     * Whether a sentence that only names something (no choice, direction or rule in it) is kept.
+     * @default true
+     */
+    names?: boolean;
+  } = {},
+): string[] {
   if (typeof text !== 'string' || text.length === 0) return [];
   const detected = detectRules(text);
   const rules = new Set([...detected.rules, ...detected.revocations]);
   return splitSentences(text).filter((sentence) => {
     if (rules.has(sentence)) return true;
     const names =
-      DIGIT.test(sentence) || NAME.test(sentence) || salientIdentifiers(sentence, { maxCount: 1 }).length > 0;
+      keepNames &&
+      (DIGIT.test(sentence) ||
+        NAME.test(sentence) ||
+        salientIdentifiers(sentence, { maxCount: 1 }).length > 0);
     if (sentence.endsWith('?')) return names;
     // A direction: a clause that opens with an imperative ("…, so skip the colours"), as the rule
     // detector reads one.
