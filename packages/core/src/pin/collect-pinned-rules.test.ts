@@ -35,23 +35,23 @@ function obedientSummarizer(
   };
 }
 
-/** One turn of an agent session: the ask, a tool call and its (long) result, the answer. */
 /**
- * A turn whose long ask names something in every sentence: nothing in it can be shortened, so the
- * oldest user messages (the rules) leave the user's words beside a summary, and their rules go to
- * the pinned block.
+ * A turn whose long ask names something and directs in every sentence: nothing in it can be
+ * shortened (not even to its directions), so the oldest user messages (the rules) leave the user's
+ * words beside a summary, and their rules go to the pinned block.
  */
 function namingAsks(messages: Message[]): Message[] {
   return messages.map((message) =>
     message.role === 'user' && typeof message.content === 'string'
       ? {
           ...message,
-          content: message.content.replaceAll('Here is more context', 'Ticket 4711 has more context'),
+          content: message.content.replaceAll('Here is more context', 'Please read ticket 4711 for more context'),
         }
       : message,
   );
 }
 
+/** One turn of an agent session: the ask, a tool call and its (long) result, the answer. */
 function turn(index: number, { attack = false, long = false } = {}): Message[] {
   const id = `call_${index}`;
   const page = attack
