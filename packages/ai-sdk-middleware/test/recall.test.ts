@@ -302,9 +302,10 @@ describe.each(sdks)('$name: spillway_recall through the real SDK', (sdk) => {
           : '';
       messages.push({
         role: 'user',
-        // Every sentence names its step: nothing in these asks can be shortened, so the first
-        // message (the rules) leaves the user's words beside the summary and the pinned block carries them.
-        content: `Step ${turn}: read the next report. ${`Context for step ${turn}, kept as written. `.repeat(40)}`,
+        // Every sentence names its step and directs: nothing in these asks can be shortened (not
+        // even to its directions), so the first message (the rules) leaves the user's words beside
+        // the summary and the pinned block carries them.
+        content: `Step ${turn}: read the next report. ${`Please keep the context for step ${turn} as written. `.repeat(40)}`,
       });
       messages.push({
         role: 'assistant',
