@@ -45,7 +45,10 @@ function namingAsks(messages: Message[]): Message[] {
     message.role === 'user' && typeof message.content === 'string'
       ? {
           ...message,
-          content: message.content.replaceAll('Here is more context', 'Please read ticket 4711 for more context'),
+          content: message.content.replaceAll(
+            'Here is more context',
+            'Please read ticket 4711 for more context',
+          ),
         }
       : message,
   );
