@@ -67,10 +67,11 @@ export interface UserWordsBlock {
  * message is first shortened to its sentences that name something or carry a choice, a direction
  * or a rule (`[message 3, in part] …`, see `salientSentences`; one with none is left out); when
  * every message is so shortened and the block is still over, the oldest lose the sentences that only
- * name something (the summary's identifier line lists the identifiers among them, not bare
- * numbers or names; nothing would carry a direction the rule detector missed); only then are the oldest left out (the summary covers them, their
- * identifiers are appended to it, and the standing instructions the detector or the summarizer
- * found are in the pinned block), with one line saying which.
+ * name something (the summary's identifier line lists the identifiers among them, not bare numbers
+ * or names; nothing would carry a direction the rule detector missed); only then are the oldest
+ * left out (the summary covers them, their identifiers are appended to it, and the standing
+ * instructions the detector or the summarizer found are in the pinned block), with one line saying
+ * which.
  * Deterministic: the same span and bound give the same block, so the request's prefix holds.
  */
 export function userWordsBlock(
