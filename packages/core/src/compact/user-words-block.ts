@@ -1,6 +1,6 @@
 import type { FilePart, ImagePart, Message } from '../message/message';
 import { messageText } from '../message/message-parts';
-import { salientSentences } from '../summarize/salient-sentences';
+import { type SalientSentence, salientSentenceParts } from '../summarize/salient-sentences';
 import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { shortenPastedBlobs } from '../truncate/shorten-pasted-blobs';
 import { isUserTurn } from './current-turn';
@@ -65,7 +65,7 @@ export interface UserWordsBlock {
  * each after its message number — `[message 3] …`, images and files they sent as placeholders with
  * their reference. When they are over `maxTokens`, they give way oldest first, in three steps: a
  * message is first shortened to its sentences that name something or carry a choice, a direction
- * or a rule (`[message 3, in part] …`, see `salientSentences`; one with none is left out); when
+ * or a rule (`[message 3, in part] …`, see `salientSentenceParts`; one with none is left out); when
  * every message is so shortened and the block is still over, the oldest lose the sentences that only
  * name something (the summary's identifier line lists the identifiers among them, not bare numbers
  * or names; nothing would carry a direction the rule detector missed); only then are the oldest
@@ -166,11 +166,14 @@ function condense(
   const forms: (string | undefined)[] = quotes.map((quote) => quote.line);
   const costs = quotes.map((quote) => quote.tokens);
   let total = costs.reduce((sum, tokens) => sum + tokens, 0);
+  // Each message's salient sentences, found once for both steps.
+  const parts: (SalientSentence[] | undefined)[] = [];
   for (const names of [true, false]) {
     for (let index = 0; index < quotes.length && total > maxTokens; index++) {
       const quote = quotes[index]!;
       if (forms[index] === undefined) continue;
-      const sentences = salientSentences(quote.words, { names });
+      parts[index] ??= salientSentenceParts(quote.words);
+      const sentences = parts[index]!.filter((part) => names || part.directs).map((part) => part.text);
       const line =
         sentences.length === 0 && quote.media.length === 0
           ? undefined

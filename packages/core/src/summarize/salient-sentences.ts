@@ -34,18 +34,55 @@ const CONTRAST = /,\s*not\b/i;
 /** A digit anywhere: an amount, a date, a port, a count, a version. */
 const DIGIT = /\d/;
 
+/** A salient sentence of a user's message (see {@link salientSentenceParts}). */
+export interface SalientSentence {
+  /** The sentence, verbatim. */
+  readonly text: string;
+  /** Whether it carries a choice, a direction or a rule (not only a name). */
+  readonly directs: boolean;
+}
+
 /**
  * The sentences of a user's message worth keeping when the message itself no longer fits: those
  * that name something (an identifier, a number, a name) or carry a choice, a direction (an
  * imperative first, a modal, a limit) or a standing instruction (every rule and revocation
- * `detectRules` finds is among them). Questions are left out
- * unless they name something: a question asks for the moment. In order, verbatim (as
- * `splitSentences` cuts them); empty when none qualifies. Deterministic and linear in the text.
+ * `detectRules` finds is among them), each marked with whether it carries more than a name.
+ * Questions are left out unless they name something (and then count as names only): a question asks
+ * for the moment. In order, verbatim (as `splitSentences` cuts them); empty when none qualifies.
+ * Deterministic and linear in the text.
+ */
+export function salientSentenceParts(text: string): SalientSentence[] {
+  if (typeof text !== 'string' || text.length === 0) return [];
+  const detected = detectRules(text);
+  const rules = new Set([...detected.rules, ...detected.revocations]);
+  const parts: SalientSentence[] = [];
+  for (const sentence of splitSentences(text)) {
+    if (rules.has(sentence)) {
+      parts.push({ text: sentence, directs: true });
+      continue;
+    }
+    const names =
+      DIGIT.test(sentence) || NAME.test(sentence) || salientIdentifiers(sentence, { maxCount: 1 }).length > 0;
+    // A direction: a clause that opens with an imperative ("…, so skip the colours"), as the rule
+    // detector reads one.
+    const directs =
+      !sentence.endsWith('?') &&
+      (CUES.test(sentence) ||
+        CONTRAST.test(sentence) ||
+        clauses(sentence).some((clause) => IMPERATIVE.test(clause)));
+    if (names || directs) parts.push({ text: sentence, directs });
+  }
+  return parts;
+}
+
+/**
+ * The text of {@link salientSentenceParts}: every salient sentence, or (`names: false`) only those
+ * that carry a choice, a direction or a rule.
  */
 export function salientSentences(
   text: string,
   {
-    names: keepNames = true,
+    names = true,
   }: {
     /**
      * Whether a sentence that only names something (no choice, direction or rule in it) is kept.
@@ -54,26 +91,9 @@ export function salientSentences(
     names?: boolean;
   } = {},
 ): string[] {
-  if (typeof text !== 'string' || text.length === 0) return [];
-  const detected = detectRules(text);
-  const rules = new Set([...detected.rules, ...detected.revocations]);
-  return splitSentences(text).filter((sentence) => {
-    if (rules.has(sentence)) return true;
-    const names =
-      keepNames &&
-      (DIGIT.test(sentence) ||
-        NAME.test(sentence) ||
-        salientIdentifiers(sentence, { maxCount: 1 }).length > 0);
-    if (sentence.endsWith('?')) return names;
-    // A direction: a clause that opens with an imperative ("…, so skip the colours"), as the rule
-    // detector reads one.
-    return (
-      names ||
-      CUES.test(sentence) ||
-      CONTRAST.test(sentence) ||
-      clauses(sentence).some((clause) => IMPERATIVE.test(clause))
-    );
-  });
+  return salientSentenceParts(text)
+    .filter((part) => names || part.directs)
+    .map((part) => part.text);
 }
 
 /** The sentence and its clauses after `;` or a comma and a joining word, filler removed. */
