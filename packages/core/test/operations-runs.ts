@@ -4,16 +4,19 @@ import type { Message } from '../src/message/message';
 import type { Summarizer } from '../src/summarize/summarizer';
 import { type OperationsFact, operationsSession } from './operations-session';
 
-/**
+/*
  * `operationsSession` played through Spillway or through the naive baseline, scored the same way:
  * at every tenth turn, each fact said before that turn is kept when its value is found verbatim in
  * the request the model receives. Shared by `keeps-what-clearing-keeps.test.ts` and
  * `bench/second-generator.ts`.
  */
+
+/** A kind of fact the session plants (see `OperationsFact`). */
 export type FactKind = OperationsFact['kind'];
 
 export const FACT_KINDS: readonly FactKind[] = ['user-id', 'path', 'decision', 'rule', 'tool-id'];
 
+/** What one session through one strategy kept and sent. */
 export interface OperationsRun {
   /** Per kind: facts found in the checked requests, and facts checked. */
   kept: Record<FactKind, { found: number; total: number }>;
