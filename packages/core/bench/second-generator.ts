@@ -16,28 +16,57 @@ import {
  * user messages, facts said once in passing, standing instructions phrased freely), which the
  * quality bench does not use. Per seed, window and summarizer: the share of each kind of fact found
  * verbatim in the request at every tenth turn, cache breaks per 100 turns, tokens sent and the
- * part of them a prompt cache could not serve, the baseline's beside each. Not part of `pnpm bench` (it measures what is kept, not time).
+ * part of them a prompt cache could not serve, the baseline's beside each. Not part of
+ * `pnpm bench` (it measures what is kept, not time).
  *
- *   --seeds 26,27,28      sessions (default 26–28)
- *   --windows 0.05,0.15   windows as shares of each session's tokens (default 0.05, 0.15)
- *   --turns 160           turns per session (default 160)
+ *   --seeds 26,27,28      sessions, whole numbers (default 26–28)
+ *   --windows 0.05,0.15   windows as shares of each session's tokens, over 0 and at most 1
+ *                         (default 0.05, 0.15)
+ *   --turns 160           turns per session, at least 10: facts are checked every tenth turn
+ *                         (default 160)
  */
-const { values } = parseArgs({
-  options: {
-    seeds: { type: 'string', default: '26,27,28' },
-    windows: { type: 'string', default: '0.05,0.15' },
-    turns: { type: 'string', default: '160' },
-  },
-});
-const numbers = (text: string, name: string) =>
-  text.split(',').map((item) => {
-    const value = Number(item);
-    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name}: ${item} is not a positive number`);
-    return value;
-  });
-const seeds = numbers(values.seeds, 'seeds');
-const windows = numbers(values.windows, 'windows');
-const [turns] = numbers(values.turns, 'turns');
+const USAGE =
+  'usage: pnpm --filter @spillway/core bench:second-generator [--seeds 26,27,28] [--windows 0.05,0.15] [--turns 160]';
+
+/** The options, checked; a bad one prints what is wrong and the usage, and exits with 2. */
+function parseOptions(): { seeds: number[]; windows: number[]; turns: number } {
+  try {
+    const { values } = parseArgs({
+      options: {
+        seeds: { type: 'string', default: '26,27,28' },
+        windows: { type: 'string', default: '0.05,0.15' },
+        turns: { type: 'string', default: '160' },
+      },
+    });
+    const list = (name: string, text: string, valid: (value: number) => boolean, expected: string) =>
+      text.split(',').map((item) => {
+        const value = Number(item);
+        if (item.trim() === '' || !valid(value)) throw new Error(`--${name}: ${item} is not ${expected}`);
+        return value;
+      });
+    if (values.turns.includes(',')) throw new Error(`--turns: ${values.turns} is not one number`);
+    const [turns] = list(
+      'turns',
+      values.turns,
+      (value) => Number.isInteger(value) && value >= 10,
+      'a whole number ≥ 10',
+    );
+    return {
+      seeds: list('seeds', values.seeds, Number.isInteger, 'a whole number'),
+      windows: list(
+        'windows',
+        values.windows,
+        (value) => value > 0 && value <= 1,
+        'a share over 0, at most 1',
+      ),
+      turns: turns!,
+    };
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { seeds, windows, turns } = parseOptions();
 const summarizers: [string, Summarizer][] = [
   ['extractive', extractiveSummarizer],
   ['stock sentence', lossySummarizer],
@@ -72,13 +101,7 @@ console.log(`| ${header.map(() => '---').join(' | ')} |`);
 const below: string[] = [];
 for (const share of windows) {
   for (const seed of seeds) {
-    const naive = await runOperationsSession({
-      strategy: 'naive',
-      seed,
-      share,
-      summarizer: lossySummarizer,
-      turns,
-    });
+    const naive = await runOperationsSession({ strategy: 'naive', seed, share, turns });
     for (const [name, summarizer] of summarizers) {
       const run = await runOperationsSession({ strategy: 'spillway', seed, share, summarizer, turns });
       const cells = FACT_KINDS.map((kind) => {

@@ -78,13 +78,15 @@ export async function runOperationsSession({
   strategy,
   seed,
   share,
-  summarizer,
+  summarizer = lossySummarizer,
   turns = 160,
 }: {
   strategy: 'spillway' | 'naive';
   seed: number;
+  /** The window as a share of the whole session's tokens. */
   share: number;
-  summarizer: Summarizer;
+  /** Spillway's summarizer (the baseline makes none). @default lossySummarizer */
+  summarizer?: Summarizer;
   turns?: number;
 }): Promise<OperationsRun> {
   const session = operationsSession({ seed, turns });
@@ -98,7 +100,8 @@ export async function runOperationsSession({
     summarizerCalls++;
     return summarizer(input);
   };
-  const compactor = createCompactor({ contextWindow: window, summarizer: counted });
+  const compactor =
+    strategy === 'spillway' ? createCompactor({ contextWindow: window, summarizer: counted }) : undefined;
   const conversationId = `ops-${seed}`;
   const history: Message[] = [session.system];
   const kept = Object.fromEntries(FACT_KINDS.map((kind) => [kind, { found: 0, total: 0 }])) as Record<
@@ -112,7 +115,7 @@ export async function runOperationsSession({
   let previous: string[] | undefined;
   const send = async () => {
     const request =
-      strategy === 'naive'
+      compactor === undefined
         ? naiveRequest(history, window)
         : (await compactor.prepare(history, { conversationId })).messages;
     tokensSent += count(request);
@@ -141,7 +144,7 @@ export async function runOperationsSession({
       }
     }
     history.push(turn.answer);
-    if (strategy === 'spillway') {
+    if (compactor !== undefined) {
       await compactor.afterResponse(history, { conversationId });
       await compactor.idle();
     }
