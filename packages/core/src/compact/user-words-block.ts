@@ -1,6 +1,6 @@
 import type { FilePart, ImagePart, Message } from '../message/message';
 import { messageText } from '../message/message-parts';
-import { type SalientSentence, salientSentenceParts } from '../summarize/salient-sentences';
+import { type SalientSentence, salientSentenceParts, sentenceTexts } from '../summarize/salient-sentences';
 import { imagePlaceholderWithRef } from '../truncate/image-placeholder';
 import { shortenPastedBlobs } from '../truncate/shorten-pasted-blobs';
 import { isUserTurn } from './current-turn';
@@ -173,7 +173,7 @@ function condense(
       const quote = quotes[index]!;
       if (forms[index] === undefined) continue;
       parts[index] ??= salientSentenceParts(quote.words);
-      const sentences = parts[index]!.filter((part) => names || part.directs).map((part) => part.text);
+      const sentences = sentenceTexts(parts[index]!, { names });
       const line =
         sentences.length === 0 && quote.media.length === 0
           ? undefined

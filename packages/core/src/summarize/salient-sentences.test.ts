@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { salientSentences } from './salient-sentences';
+import { salientSentenceParts, sentenceTexts } from './salient-sentences';
 
-describe('salientSentences', () => {
+const salientSentences = (text: string, options?: { names?: boolean }) =>
+  sentenceTexts(salientSentenceParts(text), options);
+
+describe('salientSentenceParts and sentenceTexts', () => {
   it('keeps the sentences that name something or carry a choice, a direction or a rule', () => {
     const kept = [
       'The account in question is ACC-430271.',

@@ -76,11 +76,11 @@ export function salientSentenceParts(text: string): SalientSentence[] {
 }
 
 /**
- * The text of {@link salientSentenceParts}: every salient sentence, or (`names: false`) only those
- * that carry a choice, a direction or a rule.
+ * The text of salient sentences (see {@link salientSentenceParts}): every one, or (`names: false`)
+ * only those that carry a choice, a direction or a rule.
  */
-export function salientSentences(
-  text: string,
+export function sentenceTexts(
+  parts: readonly SalientSentence[],
   {
     names = true,
   }: {
@@ -91,9 +91,7 @@ export function salientSentences(
     names?: boolean;
   } = {},
 ): string[] {
-  return salientSentenceParts(text)
-    .filter((part) => names || part.directs)
-    .map((part) => part.text);
+  return parts.filter((part) => names || part.directs).map((part) => part.text);
 }
 
 /** The sentence and its clauses after `;` or a comma and a joining word, filler removed. */
