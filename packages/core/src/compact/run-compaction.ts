@@ -7,11 +7,9 @@ import type { CompactionState } from '../store/compaction-state';
 import { announceAfterFirstCut } from './announce-after-first-cut';
 import type { CompactMessagesResult, CompactRequestOptions } from './compact-messages-types';
 import type { CompactionAction } from './compaction-action';
-import { assembleRequest, layoutConversation, stateMatches } from './compaction-layout';
 import type { ResolvedCompactionOptions } from './compaction-options';
 import { type CompactionTally, compactionResult } from './compaction-result';
 import { deriveConversationId } from './conversation-id';
-import { currentTurnStart } from './current-turn';
 import { createDraftFactory } from './draft-settings';
 import type { HistoryLadder } from './history-ladder';
 import { reducesAnything } from './history-level';
@@ -32,6 +30,7 @@ import { fitHistory } from './stages/fit-history';
 import { turnAtFloor } from './stages/shrink-turn';
 import { stepEarly } from './stages/step-early';
 import { summarizeOldDialogue } from './stages/summarize-old-dialogue';
+import { plainRequest, stateApplies } from './stored-state-request';
 import { unfittable } from './unfittable';
 
 export { OVERFLOW_KEEP_GROUPS } from './request-targets';
@@ -349,37 +348,6 @@ function measured(
     savings: {},
     minimal: false,
   };
-}
-
-/** The request with the state applied and nothing else done (no window to work with). */
-function plainRequest(
-  working: readonly Message[],
-  state: CompactionState | undefined,
-  options: ResolvedCompactionOptions,
-): Message[] {
-  if (state === undefined) return working.slice();
-  return assembleRequest({
-    layout: layoutConversation(working, state.coveredCount),
-    summaries: state.summaries,
-    placement: options.summaryPlacement,
-  });
-}
-
-/**
- * A stored state applies when its covered prefix still hashes the same and it covers nothing of
- * the current turn (a state made from a longer branch of the conversation never hides the user's
- * latest message).
- */
-function stateApplies(
-  messages: readonly Message[],
-  working: readonly Message[],
-  state: CompactionState | undefined,
-): state is CompactionState {
-  if (!stateMatches(messages, state)) return false;
-  const turnStart = currentTurnStart(working);
-  let conversationBefore = 0;
-  for (let index = 0; index < turnStart; index++) if (working[index]!.role !== 'system') conversationBefore++;
-  return state!.coveredCount <= conversationBefore;
 }
 
 /**
