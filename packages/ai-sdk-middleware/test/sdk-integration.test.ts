@@ -193,6 +193,26 @@ describe.each(sdks)('$name with the real SDK', (sdk) => {
     expect(usages[0]!.savings['cap-tool-results']).toBeGreaterThan(usages[0]!.tokensAfter);
   });
 
+  it('a window the model object declares comes after contextWindow and contextWindows, before the table', async () => {
+    const windowOf = async (options: { contextWindow?: number; contextWindows?: Record<string, number> }) => {
+      const model = sdk.createMockModel({ doGenerate: textResult('ok', 10) });
+      // A gateway model that states its own window.
+      Object.assign(model, { contextWindow: 1_000_000 });
+      const usages: ContextUsage[] = [];
+      const middleware = compactionMiddleware({
+        ...options,
+        summarizer: 'extractive',
+        onContextUsage: (usage) => usages.push(usage),
+      });
+      await sdk.generateText({ model: sdk.wrapLanguageModel({ model, middleware }), prompt: 'hi' });
+      return { window: usages[0]!.contextWindow, modelId: model.modelId as string };
+    };
+    expect((await windowOf({ contextWindow: 8_000 })).window).toBe(8_000);
+    const { modelId } = await windowOf({});
+    expect((await windowOf({ contextWindows: { [modelId]: 16_000 } })).window).toBe(16_000);
+    expect((await windowOf({})).window).toBe(1_000_000);
+  });
+
   it('the conversationId resolver names the conversation when the call gives no id', async () => {
     const model = sdk.createMockModel({ doGenerate: textResult('ok', 10) });
     const seen: string[] = [];

@@ -268,13 +268,15 @@ export function compactionProcessor({
           conversationId,
           secret: recallSecret,
         });
-        const contextWindow = engineOptions.contextWindow ?? modelContextWindow(model);
+        // What the model object declares of itself comes after the application's own windows
+        // (`contextWindow`, `contextWindows`) and before the core's table.
+        const declaredWindow = modelContextWindow(model);
         const prepareOptions: PreparedRequest['prepareOptions'] = {
           conversationId,
           model: modelId,
           provider,
           overheadTokens: run.step?.overheadTokens ?? 0,
-          ...(contextWindow === undefined ? {} : { contextWindow }),
+          ...(declaredWindow === undefined ? {} : { modelContextWindow: declaredWindow }),
           // References name the originals (before the storage-time cap).
           originals: converted.uncapped,
           recallTool: run.step?.recallTool ?? false,

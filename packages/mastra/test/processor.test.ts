@@ -95,6 +95,24 @@ describe('compactionProcessor', () => {
     expect(await processor.processLLMRequest(requestArgs(prompt, v3Model))).toBeUndefined();
   });
 
+  it('a window the model object declares comes after contextWindow and contextWindows', async () => {
+    const prompt = toolConversation(8, 3_000);
+    const declaring = (contextWindow: number) => ({ ...v3Model, contextWindow });
+    // The application's 8K entry wins over the model's own 1M: the request is compacted.
+    const byEntry = compactionProcessor({
+      contextWindows: { 'mock-model': 8_000 },
+      summarizer: 'extractive',
+    });
+    expect(await byEntry.processLLMRequest(requestArgs(prompt, declaring(1_000_000)))).toBeDefined();
+    const byOption = compactionProcessor({ contextWindow: 8_000, summarizer: 'extractive' });
+    expect(await byOption.processLLMRequest(requestArgs(prompt, declaring(1_000_000)))).toBeDefined();
+    // With neither, the model's own window sizes it: 8K compacts, 1M lets it through.
+    const small = compactionProcessor({ summarizer: 'extractive' });
+    expect(await small.processLLMRequest(requestArgs(prompt, declaring(8_000)))).toBeDefined();
+    const large = compactionProcessor({ summarizer: 'extractive' });
+    expect(await large.processLLMRequest(requestArgs(prompt, declaring(1_000_000)))).toBeUndefined();
+  });
+
   it('returns every message it did not change as the very same object, and keeps fields it does not know', async () => {
     const processor = compactionProcessor({ contextWindow: 8_000, summarizer: 'extractive' });
     const prompt = toolConversation(8, 3_000);

@@ -43,9 +43,11 @@ export async function prepareCall<Params extends CallParamsLike>(
       runtime.resolveConversationId?.({ params, model }) ??
       deriveConversationId(converted.messages);
     runtime.models.remember(conversationId, model as LanguageModelLike);
-    const contextWindow = callOptions.contextWindow ?? modelContextWindow(model);
+    const { contextWindow } = callOptions;
+    // What the model object declares of itself comes after the application's own windows.
+    const declaredWindow = modelContextWindow(model);
     // `strategy: 'provider'`: the provider's context management, set from the engine's thresholds.
-    const window = contextWindow ?? compactor.contextWindowFor(model.modelId);
+    const window = contextWindow ?? compactor.contextWindowFor(model.modelId, declaredWindow);
     const providerOptions =
       runtime.providerContext === undefined || window === undefined
         ? undefined
@@ -63,6 +65,7 @@ export async function prepareCall<Params extends CallParamsLike>(
       provider: model.provider,
       overheadTokens,
       ...(contextWindow === undefined ? {} : { contextWindow }),
+      ...(declaredWindow === undefined ? {} : { modelContextWindow: declaredWindow }),
       // The answer needs room too: a request is refused before it is sent only when it cannot fit
       // the window less the output the call asked for.
       ...(typeof params.maxOutputTokens === 'number' ? { outputTokens: params.maxOutputTokens } : {}),

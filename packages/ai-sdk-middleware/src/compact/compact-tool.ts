@@ -82,7 +82,7 @@ export function compactTool(
         return `${COMPACT_TOOL_NAME} could not find this conversation: give the tool to a model wrapped with the middleware that made it.`;
       }
       const abortSignal = options?.abortSignal;
-      const { conversationId, model, provider, contextWindow } = context.prepareOptions;
+      const { conversationId, model, provider, contextWindow, modelContextWindow } = context.prepareOptions;
       const instructions = compactToolInstructions(fixed, parsed.instructions);
       try {
         const state = await compactor.compact(context.messages, {
@@ -90,6 +90,7 @@ export function compactTool(
           ...(model === undefined ? {} : { model }),
           ...(provider === undefined ? {} : { provider }),
           ...(contextWindow === undefined ? {} : { contextWindow }),
+          ...(modelContextWindow === undefined ? {} : { modelContextWindow }),
           ...(instructions === undefined ? {} : { instructions }),
           ...(abortSignal === undefined ? {} : { abortSignal }),
           protectedRatio,

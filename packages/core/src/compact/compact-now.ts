@@ -23,6 +23,7 @@ export async function compactNow(
     model,
     provider,
     contextWindow,
+    modelContextWindow,
     abortSignal,
     instructions,
     protectedRatio,
@@ -67,7 +68,7 @@ export async function compactNow(
     // may have found nothing due (its own thresholds); the caller asked for one now, so go on.
     if (running.kind === 'request') return applicable(messages, (await shared.read(id)).state);
   }
-  const window = windows.windowFor(model ?? resolved.model, contextWindow, id);
+  const window = windows.windowFor(model ?? resolved.model, contextWindow, id, modelContextWindow);
   const overridden = withOverrides(resolved, model, provider);
   const summaryPrompt = withSummaryInstructions(overridden.summaryPrompt, instructions);
   const effective =

@@ -64,6 +64,14 @@ export interface PrepareOptions {
   provider?: string;
   /** The window for this request; overrides the option and the model lookup. */
   contextWindow?: number;
+  /**
+   * The window the model object declares of itself (an AI SDK model's `contextWindow` or
+   * `maxInputTokens`, a LangChain model profile's `maxInputTokens`): adapters pass it. Used when
+   * neither `contextWindow` (per call or option) nor a `contextWindows` entry names the window;
+   * it wins over the built-in table.
+   * @default none
+   */
+  modelContextWindow?: number;
   /** Tokens besides the messages (tool definitions, framing). @default 0 */
   overheadTokens?: number;
   /**
@@ -123,6 +131,14 @@ export interface AfterResponseOptions {
   provider?: string;
   /** The window; overrides the option and the model lookup. */
   contextWindow?: number;
+  /**
+   * The window the model object declares of itself (an AI SDK model's `contextWindow` or
+   * `maxInputTokens`, a LangChain model profile's `maxInputTokens`): adapters pass it. Used when
+   * neither `contextWindow` (per call or option) nor a `contextWindows` entry names the window;
+   * it wins over the built-in table.
+   * @default none
+   */
+  modelContextWindow?: number;
   /** The provider's reported input tokens for the request (calibrates the estimator). */
   inputTokens?: number;
   /** `estimatedTokens` from the `prepare` that built the request, paired with `inputTokens`. */
@@ -159,6 +175,14 @@ export interface CompactOptions {
   provider?: string;
   /** The window; overrides the option and the model lookup. */
   contextWindow?: number;
+  /**
+   * The window the model object declares of itself (an AI SDK model's `contextWindow` or
+   * `maxInputTokens`, a LangChain model profile's `maxInputTokens`): adapters pass it. Used when
+   * neither `contextWindow` (per call or option) nor a `contextWindows` entry names the window;
+   * it wins over the built-in table.
+   * @default none
+   */
+  modelContextWindow?: number;
   /** Aborts the summarizer at once (the reason is thrown). */
   abortSignal?: AbortSignal;
   /**
@@ -215,8 +239,11 @@ export interface Compactor {
    * conversation instead of starting one; waits for a background summary to end, then compacts.
    */
   compact(messages: readonly Message[], options?: CompactOptions): Promise<CompactionState | undefined>;
-  /** The window the compactor uses for `model`: the options, the learned windows, the table. */
-  contextWindowFor(model: string | undefined): number | undefined;
+  /**
+   * The window the compactor uses for `model`: the options, the window the model object declares
+   * (`modelContextWindow`), the table; capped by a limit a provider's overflow error stated.
+   */
+  contextWindowFor(model: string | undefined, modelContextWindow?: number): number | undefined;
   /** Whether a compaction is running for the conversation. */
   isCompacting(conversationId: string): boolean;
   /** Resolves when no compaction is running (for tests, shutdown, serverless hosts). Always settles. */

@@ -1,16 +1,25 @@
-import { getContextWindow } from '../context-window/get-context-window';
+import { getContextWindow, overrideWindow } from '../context-window/get-context-window';
 import { readContextLimit } from '../errors/read-context-limit';
 import type { ResolvedCompactionOptions } from './compaction-options';
 
 /** What a compactor knows of models' windows: options, the table, and what providers' errors said. */
 export interface ContextWindows {
-  /** The window for `model`: the per-call window, the options, the table, capped by a learned limit. */
-  contextWindowFor(model: string | undefined, contextWindow?: number): number | undefined;
+  /**
+   * The window for `model`, the first known of: the per-call window, the `contextWindow` option,
+   * the `contextWindows` entry, the window the model object declares (`modelContextWindow`), the
+   * built-in table; capped by a limit a provider's overflow error stated.
+   */
+  contextWindowFor(
+    model: string | undefined,
+    contextWindow?: number,
+    modelContextWindow?: number,
+  ): number | undefined;
   /** The same, reporting an unknown window once per model (event and warning). */
   windowFor(
     model: string | undefined,
     contextWindow: number | undefined,
     conversationId: string,
+    modelContextWindow?: number,
   ): number | undefined;
   /**
    * Learns from a provider's overflow error: the limit it states becomes the model's window, the
@@ -34,10 +43,20 @@ export function createContextWindows({
   /** Models whose unknown window has been reported. */
   const reportedUnknown = new Set<string>();
 
-  const contextWindowFor = (model: string | undefined, contextWindow?: number): number | undefined => {
+  const contextWindowFor = (
+    model: string | undefined,
+    contextWindow?: number,
+    modelContextWindow?: number,
+  ): number | undefined => {
     const learned = model === undefined ? undefined : learnedWindows.get(model);
+    // What the application configured wins over what the model object declares of itself, and
+    // that over the built-in table.
     const configured =
-      contextWindow ?? resolved.contextWindow ?? getContextWindow(model, { overrides: contextWindows });
+      contextWindow ??
+      resolved.contextWindow ??
+      (modelContextWindow === undefined
+        ? getContextWindow(model, { overrides: contextWindows })
+        : (overrideWindow(model, contextWindows) ?? modelContextWindow));
     // A provider's stated limit wins over a table entry, an option or a per-call window that
     // promised more.
     if (learned !== undefined) return configured === undefined ? learned : Math.min(learned, configured);
@@ -59,8 +78,8 @@ export function createContextWindows({
   };
   return {
     contextWindowFor,
-    windowFor(model, contextWindow, conversationId) {
-      const window = contextWindowFor(model, contextWindow);
+    windowFor(model, contextWindow, conversationId, modelContextWindow) {
+      const window = contextWindowFor(model, contextWindow, modelContextWindow);
       if (window === undefined) reportUnknown(model, conversationId);
       return window;
     },

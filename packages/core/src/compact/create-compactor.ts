@@ -51,7 +51,8 @@ export function createCompactor({
   return {
     estimator: resolved.estimator,
     store,
-    contextWindowFor: (model) => runtime.windows.contextWindowFor(model ?? resolved.model),
+    contextWindowFor: (model, modelContextWindow) =>
+      runtime.windows.contextWindowFor(model ?? resolved.model, undefined, modelContextWindow),
     prepare: (messages, prepareOptions) => prepareRequest(runtime, messages, prepareOptions),
     afterResponse: (messages, responseOptions) => afterResponse(runtime, messages, responseOptions),
     compact: (messages, compactOptions) => compactNow(runtime, messages, compactOptions),
@@ -72,6 +73,7 @@ function afterResponse(
     model,
     provider,
     contextWindow,
+    modelContextWindow,
     inputTokens,
     estimatedTokens,
     responseTokens = 0,
@@ -91,7 +93,7 @@ function afterResponse(
     }
     const id = conversationId ?? deriveConversationId(messages);
     recognizeMessages(messages, { conversationId: id, scope: resolved.estimator });
-    const window = windows.windowFor(effectiveModel, contextWindow, id);
+    const window = windows.windowFor(effectiveModel, contextWindow, id, modelContextWindow);
     if (window === undefined || flights.has(id) || cooldowns.has(id) || abortSignal?.aborted) {
       return Promise.resolve();
     }

@@ -50,6 +50,7 @@ export async function prepareRequest(
     model,
     provider,
     contextWindow,
+    modelContextWindow,
     overheadTokens = 0,
     outputTokens,
     overflowAttempt,
@@ -67,7 +68,7 @@ export async function prepareRequest(
   const effectiveModel = model ?? resolved.model;
   if (overflowError !== undefined)
     windows.learnFromOverflow(effectiveModel, overflowError, requests.estimate(id));
-  const window = windows.windowFor(effectiveModel, contextWindow, id);
+  const window = windows.windowFor(effectiveModel, contextWindow, id, modelContextWindow);
   const overridden = withOverrides(resolved, model, provider);
   const effective = delegated ? delegatedOptions(overridden) : overridden;
   if (overflowAttempt !== undefined) {

@@ -84,6 +84,44 @@ describe('createCompactor: unknown windows are loud and learnable', () => {
   });
 });
 
+describe('createCompactor: whose window wins', () => {
+  it('the application configures, the model object declares, the table knows: in that order', async () => {
+    const declared = 1_000_000;
+    const byOption = createCompactor({ contextWindow: 8_000 });
+    const byEntry = createCompactor({ contextWindows: { 'gpt-4o': 16_000 } });
+    const byNothing = createCompactor({});
+    const windowOf = async (compactor: ReturnType<typeof createCompactor>, contextWindow?: number) =>
+      (
+        await compactor.prepare(messages, {
+          model: 'gpt-4o',
+          modelContextWindow: declared,
+          ...(contextWindow === undefined ? {} : { contextWindow }),
+        })
+      ).contextWindow;
+    expect(await windowOf(byOption)).toBe(8_000);
+    expect(await windowOf(byEntry)).toBe(16_000);
+    expect(await windowOf(byNothing)).toBe(declared);
+    // A per-call window wins over everything; without a declared window the table answers.
+    expect(await windowOf(byOption, 4_000)).toBe(4_000);
+    expect((await byNothing.prepare(messages, { model: 'gpt-4o' })).contextWindow).toBe(128_000);
+    expect(byEntry.contextWindowFor('gpt-4o', declared)).toBe(16_000);
+    expect(byNothing.contextWindowFor('gpt-4o', declared)).toBe(declared);
+    expect(byNothing.contextWindowFor('gpt-4o')).toBe(128_000);
+  });
+
+  it('a declared window also sizes a model the table does not know, with no warning', async () => {
+    const events: CompactionEvent[] = [];
+    const compactor = createCompactor({ onEvent: (event) => events.push(event) });
+    const result = await compactor.prepare(messages, {
+      model: 'my-gateway-model',
+      modelContextWindow: 8_192,
+    });
+    expect(result.contextWindow).toBe(8_192);
+    expect(result.tokensAfter).toBeLessThanOrEqual(8_192 * 0.85);
+    expect(events.filter((event) => event.type === 'context-window-unknown')).toEqual([]);
+  });
+});
+
 /** A PNG of 1280×800 whose 60 KB body is noise, like a real screenshot's compressed data. */
 function noisyPng(): string {
   const random = seededRandom(9);

@@ -134,10 +134,23 @@ export function getContextWindow(
   { overrides = {} }: GetContextWindowOptions = {},
 ): number | undefined {
   if (!modelId) return undefined;
+  return overrideWindow(modelId, overrides) ?? longestPrefix(normalize(modelId), CONTEXT_WINDOWS);
+}
+
+/**
+ * The window `overrides` give a model (exact id, then the normalized id, then the longest prefix),
+ * without the built-in table: what the application configured, which wins over what a model object
+ * declares of itself (see `ContextWindows`).
+ */
+export function overrideWindow(
+  modelId: string | undefined,
+  overrides: Readonly<Record<string, number>> = {},
+): number | undefined {
+  if (!modelId) return undefined;
   const id = normalize(modelId);
   if (overrides[modelId] !== undefined) return overrides[modelId];
   if (overrides[id] !== undefined) return overrides[id];
-  return longestPrefix(id, overrides) ?? longestPrefix(id, CONTEXT_WINDOWS);
+  return longestPrefix(id, overrides);
 }
 
 /** Region and vendor prefixes of Bedrock and Vertex ids (`us.anthropic.claude-…`, `meta.llama3-1-…`). */
