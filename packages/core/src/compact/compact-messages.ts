@@ -1,3 +1,4 @@
+import { getContextWindow } from '../context-window/get-context-window';
 import type { Message } from '../message/message';
 import type { CompactMessagesOptions, CompactMessagesResult } from './compact-messages-types';
 import { deriveConversationId } from './conversation-id';
@@ -48,5 +49,15 @@ export async function compactMessages(
   // the previous call's counts and hashes (a compactor does the same when a request comes in).
   const conversationId = options.conversationId ?? deriveConversationId(messages);
   recognizeMessages(messages, { conversationId, scope: resolved.estimator });
-  return runCompaction(messages, resolved, { ...options, conversationId });
+  // The window: the option, else the table's for `model`; unknown, it is said (an overflow retry
+  // still aims under what the provider rejected).
+  const contextWindow = resolved.contextWindow ?? getContextWindow(options.model);
+  if (contextWindow === undefined && options.overflowAttempt === undefined) {
+    resolved.onEvent({ type: 'context-window-unknown', conversationId, model: options.model });
+  }
+  return runCompaction(messages, resolved, {
+    ...options,
+    conversationId,
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+  });
 }

@@ -38,8 +38,10 @@ export interface CompactionThresholds {
 /** Options shared by {@link compactMessages} and {@link createCompactor}. */
 export interface CompactionOptions {
   /**
-   * The model's context window in tokens. Unknown → no compaction (a no-op); the storage-time
-   * tool-result cap still applies. See `getContextWindow`.
+   * The model's context window in tokens. Default: the built-in table's window for `model` (see
+   * `getContextWindow`; a compactor also takes `contextWindows` and a model's declared window).
+   * Unknown → no compaction (the storage-time tool-result cap still applies) and a
+   * `context-window-unknown` event.
    */
   contextWindow?: number;
   /**
@@ -49,7 +51,7 @@ export interface CompactionOptions {
    * @default undefined (Anthropic's image formula, media counted as media)
    */
   provider?: string;
-  /** The model id: the key under which usage calibration is learned. */
+  /** The model id: the key under which usage calibration is learned, and the window looked up. */
   model?: string;
   /** When each stage acts, as shares of the context window. */
   thresholds?: CompactionThresholds;
