@@ -2,7 +2,7 @@ import { InvalidConfigError } from '@spillway/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../version';
 import { loadConfigFile } from './load-config-file';
-import type { ProxyOptions, UpstreamOptions } from './proxy-options';
+import type { HttpUpstream, ProxyOptions, UpstreamOptions } from './proxy-options';
 import { DEFAULT_MAX_RESULT_TOKENS } from './truncation-options';
 
 /** What the command line asks for. */
@@ -51,7 +51,9 @@ stdout carries only MCP messages; everything else goes to stderr.`;
  * with commander. Command-line flags override the `--config` file, which overrides the defaults.
  * Never exits the process: `--help` and `--version` print and throw {@link CliExit}; every usage
  * error throws `InvalidConfigError` with a one-line message (the CLI exits 2 on it).
- * @throws {InvalidConfigError} for an unknown flag, a bad flag value, a bad config file or a missing upstream.
+ * `--transport` and `--header` apply to the upstream URL wherever it came from (`--url` or the file).
+ * @throws {InvalidConfigError} for an unknown flag, a bad flag value, a bad config file, a missing
+ * upstream, or `--transport` / `--header` with an upstream command.
  * @throws {CliExit} after printing help or the version.
  */
 export function parseCliArguments(
@@ -67,13 +69,17 @@ export function parseCliArguments(
     .argument('[command...]', 'the upstream MCP server to start over stdio (after --)')
     .option('--url <endpoint>', 'upstream MCP endpoint over HTTP (Streamable HTTP, falling back to SSE)')
     .addOption(
-      new Option('--transport <kind>', 'HTTP transport for --url (default: auto)').choices([
-        'auto',
-        'streamable-http',
-        'sse',
-      ]),
+      new Option(
+        '--transport <kind>',
+        'HTTP transport of the upstream URL (--url or the config file; default: auto)',
+      ).choices(['auto', 'streamable-http', 'sse']),
     )
-    .option('--header <name:value>', 'HTTP header for --url (repeatable)', collect, [])
+    .option(
+      '--header <name:value>',
+      "HTTP header for the upstream URL, over the config file's (repeatable)",
+      collect,
+      [],
+    )
     .option(
       '--listen <port>',
       'also serve MCP over Streamable HTTP on 127.0.0.1:<port>/mcp (0: any free port)',
@@ -184,11 +190,7 @@ export function parseCliArguments(
       ...(config.env ? { env: config.env } : {}),
     };
   } else if (typeof flags.url === 'string') {
-    upstream = {
-      url: flags.url,
-      ...(typeof flags.transport === 'string' ? { transport: flags.transport as 'auto' } : {}),
-      headers: headers(flags.header as string[]),
-    };
+    upstream = { url: flags.url };
   } else if (config.upstream !== undefined) {
     upstream = config.upstream;
   } else if (typeof config.command === 'string') {
@@ -208,6 +210,11 @@ export function parseCliArguments(
         'no upstream server: use `spillway-mcp [options] -- <command> [args...]` or `--url <endpoint>`',
     });
   }
+  upstream = withHttpFlags(
+    upstream,
+    fromCli('transport') ? (flags.transport as HttpUpstream['transport']) : undefined,
+    flags.header as string[],
+  );
 
   const toolBudgets = { ...config.tools };
   for (const entry of flags.tool as string[]) {
@@ -249,6 +256,46 @@ export function parseCliArguments(
     stdio: pick<boolean>('stdio', config.stdio) ?? true,
     verbose: pick<boolean>('verbose', config.verbose) ?? false,
   };
+}
+
+/**
+ * The upstream with `--transport` and `--header` from the command line over it, wherever its URL came
+ * from (`--url`, or `url` / `upstream` in the config file): the flag's transport replaces the file's,
+ * and a flag's header replaces the file's header of the same name (names compared case-insensitively).
+ * @throws {InvalidConfigError} (option `--header` or `--transport`) when the upstream is a command.
+ */
+function withHttpFlags(
+  upstream: UpstreamOptions,
+  transport: HttpUpstream['transport'] | undefined,
+  headerEntries: readonly string[],
+): UpstreamOptions {
+  if (transport === undefined && headerEntries.length === 0) return upstream;
+  // Not an object: left to resolveProxyOptions, which names what is wrong with it.
+  if (upstream === null || typeof upstream !== 'object') return upstream;
+  if (!('url' in upstream)) {
+    const option = headerEntries.length > 0 ? '--header' : '--transport';
+    throw new InvalidConfigError({
+      option,
+      value: option === '--header' ? headerEntries : transport,
+      message: `applies only to an upstream over HTTP (--url, or url in the config file), not to the command ${JSON.stringify(upstream.command)}`,
+    });
+  }
+  const withTransport = transport === undefined ? upstream : { ...upstream, transport };
+  if (headerEntries.length === 0) return withTransport;
+  const fileHeaders: unknown = upstream.headers ?? {};
+  if (fileHeaders === null || typeof fileHeaders !== 'object' || Array.isArray(fileHeaders)) {
+    throw new InvalidConfigError({
+      option: 'upstream.headers',
+      value: fileHeaders,
+      message: 'expected an object of header names and values',
+    });
+  }
+  const flagHeaders = headers(headerEntries);
+  const replaced = new Set(Object.keys(flagHeaders).map((name) => name.toLowerCase()));
+  const kept = Object.entries(fileHeaders as Record<string, string>).filter(
+    ([name]) => !replaced.has(name.toLowerCase()),
+  );
+  return { ...withTransport, headers: { ...Object.fromEntries(kept), ...flagHeaders } };
 }
 
 /** A kind's budgets from the config file, with the command line's token budget over them. */

@@ -9,6 +9,13 @@ import { resolveProxyOptions } from './resolve-proxy-options';
 
 const upstream = { command: 'node', args: ['server.js'] };
 
+/** Writes `config` to a fresh JSON file and returns its path. */
+function writeConfig(config: object): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'spillway-config-')), 'config.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
 describe('resolveProxyOptions', () => {
   it('applies the documented defaults', () => {
     const resolved = resolveProxyOptions({ upstream });
@@ -143,6 +150,90 @@ describe('parseCliArguments', () => {
       parseCliArguments(['--help'], { output: { writeOut: (text) => (printed += text) } }),
     ).toThrow(CliExit);
     expect(printed).toContain('--session-idle-timeout');
+  });
+
+  it('applies --transport and --header to an upstream URL from the config file', () => {
+    const file = writeConfig({ url: 'http://127.0.0.1:1/mcp' });
+    const settings = parseCliArguments([
+      '--config',
+      file,
+      '--transport',
+      'sse',
+      '--header',
+      'Authorization: Bearer token',
+    ]);
+    expect(settings.proxy.upstream).toEqual({
+      url: 'http://127.0.0.1:1/mcp',
+      transport: 'sse',
+      headers: { Authorization: 'Bearer token' },
+    });
+  });
+
+  it("lets --header and --transport win over the config file's upstream, header by header", () => {
+    const file = writeConfig({
+      upstream: {
+        url: 'http://127.0.0.1:1/mcp',
+        transport: 'streamable-http',
+        headers: { authorization: 'Bearer old', 'X-Team': 'a' },
+      },
+    });
+    expect(
+      parseCliArguments(['--config', file, '--header', 'Authorization: Bearer new']).proxy.upstream,
+    ).toEqual({
+      url: 'http://127.0.0.1:1/mcp',
+      transport: 'streamable-http',
+      headers: { 'X-Team': 'a', Authorization: 'Bearer new' },
+    });
+    expect(parseCliArguments(['--config', file, '--transport', 'sse']).proxy.upstream).toEqual({
+      url: 'http://127.0.0.1:1/mcp',
+      transport: 'sse',
+      headers: { authorization: 'Bearer old', 'X-Team': 'a' },
+    });
+    // Without the flags the file's upstream is taken as it is.
+    expect(parseCliArguments(['--config', file]).proxy.upstream).toEqual({
+      url: 'http://127.0.0.1:1/mcp',
+      transport: 'streamable-http',
+      headers: { authorization: 'Bearer old', 'X-Team': 'a' },
+    });
+    // A --url on the command line replaces the file's upstream whole: its headers are not sent elsewhere.
+    expect(parseCliArguments(['--config', file, '--url', 'http://127.0.0.1:2/mcp']).proxy.upstream).toEqual({
+      url: 'http://127.0.0.1:2/mcp',
+    });
+  });
+
+  it("rejects a --header that cannot be merged into the config file's headers", () => {
+    const file = writeConfig({ upstream: { url: 'http://127.0.0.1:1/mcp', headers: ['X-Team: a'] } });
+    expect(() => parseCliArguments(['--config', file, '--header', 'X-Team: b'])).toThrow(
+      /Invalid option "upstream\.headers": expected an object/,
+    );
+  });
+
+  it('rejects --header and --transport for a stdio upstream, from the command line or the config file', () => {
+    const commandFile = writeConfig({ command: 'node', args: ['a.js'] });
+    const upstreamFile = writeConfig({ upstream: { command: 'node' } });
+    const cases: Array<[string[], string]> = [
+      [['--header', 'Authorization: Bearer token', '--', 'node', 'server.js'], '--header'],
+      [['--transport', 'sse', '--', 'node', 'server.js'], '--transport'],
+      [['--config', commandFile, '--header', 'X-Team: a'], '--header'],
+      [['--config', upstreamFile, '--transport', 'streamable-http'], '--transport'],
+      // The command wins over the file's URL, so the header has nowhere to go.
+      [
+        ['--config', writeConfig({ url: 'http://127.0.0.1:1/mcp' }), '--header', 'X-Team: a', '--', 'node'],
+        '--header',
+      ],
+    ];
+    for (const [args, option] of cases) {
+      let thrown: unknown;
+      try {
+        parseCliArguments(args);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(InvalidConfigError.isInstance(thrown), args.join(' ')).toBe(true);
+      expect((thrown as InvalidConfigError).option, args.join(' ')).toBe(option);
+      expect((thrown as Error).message).toMatch(/only to an upstream over HTTP/);
+      expect((thrown as Error).message).not.toContain('\n');
+    }
   });
 
   it('reads the new flags into the options', () => {

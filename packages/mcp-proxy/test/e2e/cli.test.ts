@@ -48,6 +48,7 @@ describe('the spillway-mcp command line', () => {
       [['--max-tokens', 'lots', '--', 'node', 'server.js'], /--max-tokens/],
       [['--listen'], /--listen/],
       [['--config', '/nonexistent/config.json'], /config/],
+      [['--header', 'Authorization: Bearer t', '--', 'node', 'server.js'], /--header.*upstream over HTTP/],
     ];
     await Promise.all(
       cases.map(async ([args, message]) => {
