@@ -75,6 +75,15 @@ export interface CompactingChatMessageHistoryOptions extends Omit<CompactorOptio
    * @default 'user'
    */
   summaryPlacement?: SummaryPlacement;
+  /**
+   * Keeps background compaction alive after a turn on serverless hosts: called, each time an AI
+   * message is stored, with the promise of the background summary that may start (it never
+   * rejects; it settles once the summary is stored, or at once when none was needed), e.g.
+   * Vercel's `waitUntil` or Cloudflare's `ctx.waitUntil`. A `waitUntil` that throws never fails
+   * the write (a `compaction-failed` event instead).
+   * @default none (the work runs detached)
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 /** Options of `CompactingChatMessageHistory.getPromptMessages`. */

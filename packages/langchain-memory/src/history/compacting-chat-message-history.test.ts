@@ -9,10 +9,16 @@ import {
 import { ChatPromptTemplate, MessagesPlaceholder } from '@langchain/core/prompts';
 import { RunnableWithMessageHistory } from '@langchain/core/runnables';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
-import { ContextOverflowError, extractiveSummarizer, InvalidConfigError } from '@spillway/core';
+import {
+  type CompactionEvent,
+  ContextOverflowError,
+  extractiveSummarizer,
+  InvalidConfigError,
+} from '@spillway/core';
 import { fakeModel } from 'langchain';
 import { expect, test } from 'vitest';
 import { createSummaryModel, promptTokens, rolesAlternate, seededRandom } from '../../test/agent-session';
+import { gatedSummarizer, stillPendingAfter, summaryStartedBy } from '../../test/background-work';
 import { WindowedListChatModel } from '../../test/windowed-list-model';
 import { CompactingChatMessageHistory } from './compacting-chat-message-history';
 
@@ -304,6 +310,7 @@ test('bad options throw InvalidConfigError naming the option and the accepted ra
     [{ ...base, templateTokens: Number.NaN }, /"templateTokens"/],
     [{ ...base, inputTokens: -1 }, /"inputTokens".*0 or more/],
     [{ ...base, tokenCounter: 42 }, /"tokenCounter"/],
+    [{ ...base, waitUntil: 'later' }, /"waitUntil".*function/],
     [{ ...base, store: {} }, /"store".*CompactionStore/],
     [{ ...base, summaryPlacement: 'middle' }, /"summaryPlacement"/],
     [{ history: undefined }, /"history".*BaseChatMessageHistory/],
@@ -413,4 +420,61 @@ test('under RunnableWithMessageHistory, streamEvents carries the answer and no t
   expect(custom).toContain('spillway:compaction-end');
   const state = await history.getCompactionState();
   expect(state?.summaries.join('')).toContain('SECRET-SUMMARY');
+});
+
+test('waitUntil is handed the background summary an answer starts: it settles once the summary is stored', async () => {
+  const { summarizer, summaryModel, called, open } = gatedSummarizer();
+  const kept: Promise<unknown>[] = [];
+  const history = new CompactingChatMessageHistory({
+    conversationId: 'serverless',
+    history: new InMemoryChatMessageHistory(),
+    contextWindow: WINDOW,
+    summarizer,
+    waitUntil: (promise) => void kept.push(promise),
+  });
+  let turn = 0;
+  let summarizing = false;
+  while (!summarizing && turn < 30) {
+    await history.addMessages([new HumanMessage(turnText(turn)), new AIMessage(`Answer ${turn}.`)]);
+    turn++;
+    summarizing = await summaryStartedBy(kept.at(-1), called);
+  }
+  expect(summarizing).toBe(true);
+  // One promise per stored answer, handed over before the write returned.
+  expect(kept).toHaveLength(turn);
+  const work = kept.at(-1)!;
+  expect(await stillPendingAfter(work, 50)).toBe(true);
+  expect(history.compactor.isCompacting('serverless')).toBe(true);
+  expect(await history.getCompactionState()).toBeUndefined();
+
+  open();
+  await work;
+  expect(history.compactor.isCompacting('serverless')).toBe(false);
+  expect(summaryModel.callCount).toBeGreaterThan(0);
+  expect((await history.getCompactionState())?.coveredCount).toBeGreaterThan(0);
+  expect((await history.getMessages())[0]!.text).toContain('The user asked to read');
+});
+
+test('a throwing waitUntil never fails the write: a compaction-failed event instead', async () => {
+  const events: CompactionEvent[] = [];
+  const history = new CompactingChatMessageHistory({
+    conversationId: 'serverless-throws',
+    history: new InMemoryChatMessageHistory(),
+    contextWindow: WINDOW,
+    summarizer: extractiveSummarizer,
+    waitUntil: () => {
+      throw new Error('waitUntil called outside a request context');
+    },
+    onEvent: (event) => events.push(event),
+  });
+  await history.addMessages([new HumanMessage('hi'), new AIMessage('hello')]);
+  await history.addMessage(new HumanMessage('again')); // no answer: no background work
+  expect(await history.getOriginalMessages()).toHaveLength(3);
+  const failed = events.filter((event) => event.type === 'compaction-failed');
+  expect(failed).toHaveLength(1);
+  expect(failed[0]).toMatchObject({
+    conversationId: 'serverless-throws',
+    reason: 'background',
+    fallback: 'none',
+  });
 });

@@ -63,6 +63,7 @@ export function createHistoryRuntime(options: CompactingChatMessageHistoryOption
     contextWindows,
     onEvent,
     recallArchive,
+    waitUntil,
     ...engineOptions
   } = options;
   // Required: `undefined` is refused too.
@@ -74,6 +75,7 @@ export function createHistoryRuntime(options: CompactingChatMessageHistoryOption
   checkTokenCount('templateTokens', templateTokens);
   checkTokenCount('inputTokens', inputTokens);
   checkFunction('onEvent', onEvent, '(event) => void');
+  checkFunction('waitUntil', waitUntil, '(promise) => void');
   checkMethods('store', engineOptions.store, ['get', 'set', 'delete'], 'a CompactionStore');
   checkMethods(
     'estimator',
@@ -140,6 +142,7 @@ export function createHistoryRuntime(options: CompactingChatMessageHistoryOption
       (window === undefined ? 0 : Math.min(Math.ceil(window * TEMPLATE_SHARE), TEMPLATE_TOKENS_CAP)),
     conversationId,
     inputTokens,
+    waitUntil,
     modelName: resolvedModelName,
     compactRatio: engineOptions.thresholds?.compact ?? COMPACT_THRESHOLD_RATIO,
     toolResultMaxChars: engineOptions.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS,

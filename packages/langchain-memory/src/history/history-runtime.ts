@@ -18,6 +18,8 @@ export interface HistoryRuntime {
   readonly conversationId: string | undefined;
   /** The `inputTokens` option. */
   readonly inputTokens: number | undefined;
+  /** The `waitUntil` option: given the promise of each background summary's work. */
+  readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   /** The model id prompts go to (calibration key). */
   readonly modelName: string | undefined;
   /** The compact threshold, as a share of the window. */

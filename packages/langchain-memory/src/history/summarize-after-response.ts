@@ -1,4 +1,5 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { keepAlive } from '../background/keep-alive';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
 import { historyConversationId } from './history-conversation-id';
 import type { HistoryRuntime } from './history-runtime';
@@ -7,7 +8,8 @@ import { inputReserve } from './input-reserve';
 /**
  * After an AI message was stored: calibrates from its `usage_metadata` against what the model was
  * sent (the last view, `view`, plus this turn's input) and starts a background summary when the
- * conversation is over the background threshold. Does not wait for the summary.
+ * conversation is over the background threshold. Does not wait for the summary: its promise goes
+ * to `waitUntil`, when given.
  */
 export async function summarizeAfterResponse(
   runtime: HistoryRuntime,
@@ -25,8 +27,9 @@ export async function summarizeAfterResponse(
     view === undefined
       ? undefined
       : view.viewTokens + compactor.estimator.countMessages(toNeutralMessages(inputMessages));
-  void compactor.afterResponse(all, {
-    conversationId: historyConversationId(runtime.conversationId, all),
+  const conversationId = historyConversationId(runtime.conversationId, all);
+  const work = compactor.afterResponse(all, {
+    conversationId,
     ...(contextWindow === undefined ? {} : { contextWindow }),
     overheadTokens: runtime.templateTokens + inputReserve(runtime, all),
     // The next view is made from the stored history before the prompt adds its input: the turn
@@ -37,4 +40,5 @@ export async function summarizeAfterResponse(
       ? {}
       : { inputTokens: usage.input_tokens, estimatedTokens }),
   });
+  keepAlive(work, { waitUntil: runtime.waitUntil, conversationId, onEvent: runtime.handleEvent });
 }

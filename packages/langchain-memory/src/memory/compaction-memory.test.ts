@@ -5,6 +5,7 @@ import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { ContextOverflowError, extractiveSummarizer, InvalidConfigError } from '@spillway/core';
 import { expect, test } from 'vitest';
 import { promptTokens, rolesAlternate } from '../../test/agent-session';
+import { gatedSummarizer, stillPendingAfter, summaryStartedBy } from '../../test/background-work';
 import { WindowedListChatModel } from '../../test/windowed-list-model';
 import { CompactionMemory } from './compaction-memory';
 
@@ -193,7 +194,8 @@ test('bad options throw InvalidConfigError naming the option and the accepted ra
     [{ returnMessages: 'yes' }, /"returnMessages".*true or false/],
     [{ templateTokens: -5 }, /"templateTokens".*0 or more/],
     [{ chatHistory: {} }, /"chatHistory".*BaseChatMessageHistory/],
-    [{ llm: {} }, /"model"/],
+    [{ llm: {} }, /"llm": must be a chat model \(with invoke\) or a model string \(got an object\)/],
+    [{ model: {} }, /"model"/],
     [{ llm: 'openai:gpt-4.1-mini', model: 'openai:gpt-4.1' }, /"llm"/],
     [{ thresholds: { compact: 1.5 } }, /"thresholds.compact"/],
   ];
@@ -202,4 +204,53 @@ test('bad options throw InvalidConfigError naming the option and the accepted ra
     expect(construct).toThrow(InvalidConfigError);
     expect(construct).toThrow(message);
   }
+});
+
+test('a bad summary model is reported under the name it was given by: llm or model', () => {
+  const thrown = (options: Record<string, unknown>) => {
+    try {
+      new CompactionMemory(options as never);
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+  const fromLlm = thrown({ llm: 42 });
+  expect(InvalidConfigError.isInstance(fromLlm)).toBe(true);
+  expect(fromLlm).toMatchObject({ option: 'llm', value: 42 });
+  expect((fromLlm as Error).message).toMatch(/^Invalid option "llm"/);
+  expect(thrown({ model: 42 })).toMatchObject({ option: 'model', value: 42 });
+  // Both given and the same value: one model, reported as `model`.
+  expect(thrown({ llm: 42, model: 42 })).toMatchObject({ option: 'model', value: 42 });
+});
+
+test('in a ConversationChain, waitUntil is handed the background summary a turn starts', async () => {
+  const { summarizer, called, open } = gatedSummarizer();
+  const kept: Promise<unknown>[] = [];
+  const model = new WindowedListChatModel({
+    contextWindow: WINDOW,
+    responses: Array.from({ length: 30 }, (_, turn) => `Noted item ${turn}.`),
+  });
+  const memory = new CompactionMemory({
+    conversationId: 'memory-serverless',
+    contextWindow: WINDOW,
+    summarizer,
+    waitUntil: (promise) => void kept.push(promise),
+  });
+  const chain = new ConversationChain({ llm: model, memory });
+  let turn = 0;
+  let summarizing = false;
+  while (!summarizing && turn < 30) {
+    await chain.invoke({ input: archiveInput(turn++) });
+    summarizing = await summaryStartedBy(kept.at(-1), called);
+  }
+  expect(summarizing).toBe(true);
+  expect(kept).toHaveLength(turn);
+  const work = kept.at(-1)!;
+  expect(await stillPendingAfter(work, 50)).toBe(true);
+  expect(await memory.chatHistory.getCompactionState()).toBeUndefined();
+  open();
+  await work;
+  expect((await memory.chatHistory.getCompactionState())?.coveredCount).toBeGreaterThan(0);
+  expect(model.rejected).toBe(0);
 });

@@ -21,7 +21,7 @@ import {
   CompactingChatMessageHistory,
   type CompactingChatMessageHistoryOptions,
 } from '../history/compacting-chat-message-history';
-import { checkBoolean, checkMethods, checkName, checkString } from '../options/option-checks';
+import { checkBoolean, checkChatModel, checkMethods, checkName, checkString } from '../options/option-checks';
 import type { InvokableChatModel } from '../summarize/model-summarizer';
 
 /** Options of {@link CompactionMemory}: `BufferMemory`'s names, plus every compaction option. */
@@ -119,6 +119,8 @@ export class CompactionMemory extends BaseMemory {
         message: 'is another name for model: give one of llm or model, not both',
       });
     }
+    // Checked here, under the name it was given by: the history would report a bad `llm` as `model`.
+    if (model === undefined) checkChatModel('llm', llm);
     const summaryModel = model ?? llm;
     this.chatHistory = new CompactingChatMessageHistory({
       ...historyOptions,

@@ -1,5 +1,6 @@
 import { AIMessage, type BaseMessage, isBaseMessage, type SystemMessage } from '@langchain/core/messages';
 import {
+  type CompactionEvent,
   type CompactionState,
   type Compactor,
   callWithOverflowRecovery,
@@ -7,6 +8,7 @@ import {
   type Message,
   type PrepareResult,
 } from '@spillway/core';
+import { keepAlive } from '../background/keep-alive';
 import { bestState } from '../convert/state-matches';
 import { toNeutralMessages } from '../convert/to-neutral-messages';
 import { hasRecallTool } from '../recall/has-recall-tool';
@@ -47,13 +49,17 @@ export interface CallModelWithCompactionOptions<Request extends ModelRequestLike
    * from the engine's thresholds, or `undefined` to compact locally.
    */
   delegate?: (messages: readonly Message[]) => unknown;
+  /** Given the promise of the background work started after the call (the `waitUntil` option). */
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+  /** Where a `compaction-failed` event goes when `waitUntil` throws. */
+  onEvent?: (event: CompactionEvent) => void;
 }
 
 /**
  * One model call of the agent, compacted: the request's messages (and system prompt) go through
  * the engine with the summary in force (the agent state's or a newer one in the store), the model
- * gets the compacted copy, its usage calibrates the estimator and may start a background summary,
- * and an overflow error is compacted harder and retried up to `maxOverflowRetries` times.
+ * gets the compacted copy, its usage calibrates the estimator and may start a background summary
+ * (handed to `waitUntil`), and an overflow error is compacted harder and retried up to `maxOverflowRetries` times.
  *
  * @throws {ContextOverflowError} before any model call when even the smallest prompt cannot fit;
  * when the model still refuses a prompt that cannot be made smaller (or the retries run out), with
@@ -69,6 +75,8 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
   maxOverflowRetries,
   learnWindow,
   delegate,
+  waitUntil,
+  onEvent = () => {},
 }: CallModelWithCompactionOptions<Request, Response>): Promise<Response> {
   const { store } = compactor;
   const systemMessage = request.systemMessage;
@@ -139,12 +147,13 @@ export async function callModelWithCompaction<Request extends ModelRequestLike, 
   const usage = AIMessage.isInstance(response) ? response.usage_metadata : undefined;
   // An inner middleware may answer with a `Command` instead of a message.
   const answer = isBaseMessage(response) ? toNeutralMessages([...request.messages, response]).slice(-1) : [];
-  void compactor.afterResponse([...neutral, ...answer], {
+  const work = compactor.afterResponse([...neutral, ...answer], {
     ...prepareOptions,
     ...(usage?.input_tokens === undefined
       ? {}
       : { inputTokens: usage.input_tokens, estimatedTokens: prepared.estimatedTokens }),
     ...(usage?.output_tokens === undefined ? {} : { responseTokens: usage.output_tokens }),
   });
+  keepAlive(work, { waitUntil, conversationId, onEvent });
   return response;
 }

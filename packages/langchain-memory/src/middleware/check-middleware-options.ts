@@ -37,6 +37,7 @@ export function checkMiddlewareOptions(options: CompactionMiddlewareOptions): vo
   }
   checkFunction('summarizer', options.summarizer, '(input) => summary');
   checkFunction('onEvent', options.onEvent, '(event) => void');
+  checkFunction('waitUntil', options.waitUntil, '(promise) => void');
   checkName('summaryPrompt', options.summaryPrompt);
   checkMethods('store', options.store, ['get', 'set', 'delete'], 'a CompactionStore');
   checkMethods(

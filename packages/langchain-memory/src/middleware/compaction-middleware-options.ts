@@ -62,4 +62,13 @@ export interface CompactionMiddlewareOptions extends Omit<CompactorOptions, 'mod
    * @default 'local'
    */
   strategy?: 'local' | 'provider';
+  /**
+   * Keeps background compaction alive after a model call on serverless hosts: called after each
+   * model call with the promise of the background work that call started (it never rejects; it
+   * settles once the summary is stored, or at once when none was needed), e.g. Vercel's
+   * `waitUntil` or Cloudflare's `ctx.waitUntil`. A `waitUntil` that throws never fails the call
+   * (a `compaction-failed` event instead).
+   * @default none (the work runs detached)
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }

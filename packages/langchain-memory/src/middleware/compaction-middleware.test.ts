@@ -14,6 +14,7 @@ import {
   createEstimator,
   extractiveSummarizer,
   InvalidConfigError,
+  MemoryCompactionStore,
 } from '@spillway/core';
 import { createAgent, createMiddleware, fakeModel } from 'langchain';
 import { describe, expect, test } from 'vitest';
@@ -27,6 +28,7 @@ import {
   toolPairsIntact,
   userMessage,
 } from '../../test/agent-session';
+import { gatedSummarizer, stillPendingAfter, summaryStartedBy } from '../../test/background-work';
 import { type CompactionMiddlewareOptions, compactionMiddleware } from './compaction-middleware';
 import { COMPACTION_STATE_KEY } from './compaction-state-schema';
 
@@ -471,6 +473,7 @@ test('bad options throw InvalidConfigError naming the option and the accepted ra
     [{ maxOverflowRetries: 1.5 }, /"maxOverflowRetries"/],
     [{ model: {} as never }, /"model"/],
     [{ summarizer: 'extractive' as never }, /"summarizer".*function/],
+    [{ waitUntil: 3 as never }, /"waitUntil".*function/],
     [{ tokenCounter: 3 as never }, /"tokenCounter"/],
     [{ store: {} as never }, /"store".*CompactionStore/],
     [{ thresholds: { background: 0.9, compact: 0.85 } }, /"thresholds"/],
@@ -662,4 +665,88 @@ test('structural stages: supersedeToolResults.tools teaches the middleware your 
   expect(untaught).toMatch(/^\[cleared: open_doc output, [\d,]+ chars.*\] \[ref=t\./);
   // Turned off: the same.
   expect(await run({ supersedeToolResults: false })).not.toMatch(/superseded/);
+});
+
+/** A chat turn of about 300 tokens: a 4,000-token window fills over a dozen turns. */
+function chatTurnText(turn: number): string {
+  return `Turn ${turn}: tell me about /docs/topic-${turn}.md. ${'Some context about the topic. '.repeat(40)}`;
+}
+
+test('waitUntil is handed the background summary a model call starts: it settles once the summary is stored', async () => {
+  const { summarizer, summaryModel, called, open } = gatedSummarizer();
+  const store = new MemoryCompactionStore();
+  const kept: Promise<unknown>[] = [];
+  const events: CompactionEvent[] = [];
+  const model = fakeModel();
+  for (let turn = 0; turn < 30; turn++) model.respond(new AIMessage(`Answer ${turn}.`));
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [
+      compactionMiddleware({
+        contextWindow: 4000,
+        summarizer,
+        store,
+        waitUntil: (promise) => void kept.push(promise),
+        onEvent: (event) => events.push(event),
+      }),
+    ],
+    checkpointer: new MemorySaver(),
+  });
+  const config = { configurable: { thread_id: 'serverless' } };
+  let turn = 0;
+  let summarizing = false;
+  while (!summarizing && turn < 30) {
+    await agent.invoke({ messages: [new HumanMessage(chatTurnText(turn++))] }, config);
+    summarizing = await summaryStartedBy(kept.at(-1), called);
+  }
+  expect(summarizing).toBe(true);
+  // One promise per model call, each handed over before the call returned.
+  expect(kept).toHaveLength(model.callCount);
+  // The invoke is over; the summary is held, and so is the promise waitUntil was given.
+  const work = kept.at(-1)!;
+  expect(await stillPendingAfter(work, 50)).toBe(true);
+  expect(await store.get('thread:serverless')).toBeUndefined();
+  expect(events.some((event) => event.type === 'compaction-end')).toBe(false);
+
+  open();
+  await work;
+  // Settled: the summary was written and stored.
+  expect(summaryModel.callCount).toBeGreaterThan(0);
+  expect((await store.get('thread:serverless'))?.coveredCount).toBeGreaterThan(0);
+  expect(events.find((event) => event.type === 'compaction-end')).toMatchObject({ reason: 'background' });
+  // And the next call applies it.
+  await agent.invoke({ messages: [new HumanMessage(chatTurnText(turn))] }, config);
+  expect(model.calls.at(-1)!.messages[0]!.text).toContain('The user asked to read');
+});
+
+test('a throwing waitUntil never fails the model call: a compaction-failed event instead', async () => {
+  const events: CompactionEvent[] = [];
+  const model = fakeModel().respond(new AIMessage('first')).respond(new AIMessage('second'));
+  const agent = createAgent({
+    model,
+    tools: [],
+    middleware: [
+      compactionMiddleware({
+        contextWindow: WINDOW,
+        summarizer: extractiveSummarizer,
+        waitUntil: () => {
+          throw new Error('waitUntil called outside a request context');
+        },
+        onEvent: (event) => {
+          events.push(event);
+          // A handler that throws too changes nothing.
+          throw new Error('handler failed');
+        },
+      }),
+    ],
+  });
+  const first = await agent.invoke({ messages: [new HumanMessage('hi')] });
+  expect(first.messages.at(-1)!.text).toBe('first');
+  const second = await agent.invoke({ messages: [new HumanMessage('again')] });
+  expect(second.messages.at(-1)!.text).toBe('second');
+  const failed = events.filter((event) => event.type === 'compaction-failed');
+  expect(failed).toHaveLength(2);
+  expect(failed[0]).toMatchObject({ reason: 'background', fallback: 'none' });
+  expect(String((failed[0] as { error: unknown }).error)).toContain('outside a request context');
 });

@@ -80,6 +80,7 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
     thresholds,
     protectedRatio,
     strategy = 'local',
+    waitUntil,
     ...engineOptions
   } = options ?? {};
   let warnedProvider = false;
@@ -178,6 +179,8 @@ export function compactionMiddleware(options: CompactionMiddlewareOptions = {}) 
         modelId,
         provider,
         maxOverflowRetries,
+        waitUntil,
+        onEvent: handleEvent,
         learnWindow: (error) => {
           const { limit } = readContextLimit(error);
           if (limit === undefined || !(limit > 0)) return undefined;

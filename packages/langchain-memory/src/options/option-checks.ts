@@ -86,6 +86,14 @@ export function checkFunction<T>(option: string, value: T, shape: string): T {
   return value;
 }
 
+/** A chat model (anything with `invoke`: a model, a binding, a chain) or a model string for `initChatModel`. */
+export function checkChatModel(option: string, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' && typeof (value as { invoke?: unknown } | null)?.invoke !== 'function') {
+    fail(option, value, 'a chat model (with invoke) or a model string');
+  }
+}
+
 /** An object with the named methods (a store, a history, an estimator). */
 export function checkMethods<T>(option: string, value: T, methods: readonly string[], what: string): T {
   if (value === undefined) return value;
