@@ -1,4 +1,4 @@
-import { getContextWindow, overrideWindow } from '../context-window/get-context-window';
+import { getContextWindow } from '../context-window/get-context-window';
 import { readContextLimit } from '../errors/read-context-limit';
 import type { ResolvedCompactionOptions } from './compaction-options';
 
@@ -56,7 +56,7 @@ export function createContextWindows({
       resolved.contextWindow ??
       (modelContextWindow === undefined
         ? getContextWindow(model, { overrides: contextWindows })
-        : (overrideWindow(model, contextWindows) ?? modelContextWindow));
+        : (getContextWindow(model, { overrides: contextWindows, builtIn: false }) ?? modelContextWindow));
     // A provider's stated limit wins over a table entry, an option or a per-call window that
     // promised more.
     if (learned !== undefined) return configured === undefined ? learned : Math.min(learned, configured);

@@ -41,4 +41,15 @@ describe('getContextWindow', () => {
       getContextWindow('claude-sonnet-4-20250514', { overrides: { 'claude-sonnet-4-20250514': 1_000_000 } }),
     ).toBe(1_000_000);
   });
+
+  it('builtIn: false asks only the overrides (what the application configured)', () => {
+    expect(getContextWindow('gpt-4o', { builtIn: false })).toBeUndefined();
+    expect(getContextWindow('gpt-4o', { overrides: { 'gpt-4o': 64_000 }, builtIn: false })).toBe(64_000);
+    expect(getContextWindow('acme-large-2', { overrides: { 'acme-large': 32_000 }, builtIn: false })).toBe(
+      32_000,
+    );
+    expect(
+      getContextWindow('gpt-4o', { overrides: { 'acme-large': 32_000 }, builtIn: false }),
+    ).toBeUndefined();
+  });
 });

@@ -121,6 +121,12 @@ export interface GetContextWindowOptions {
    * then the longest prefix across both tables, yours first on ties).
    */
   overrides?: Readonly<Record<string, number>>;
+  /**
+   * Whether the built-in table is asked after `overrides`; `false`: only what you configured (an
+   * adapter asks it first, then a window the model object declares, then the table).
+   * @default true
+   */
+  builtIn?: boolean;
 }
 
 /**
@@ -131,18 +137,16 @@ export interface GetContextWindowOptions {
  */
 export function getContextWindow(
   modelId: string | undefined,
-  { overrides = {} }: GetContextWindowOptions = {},
+  { overrides = {}, builtIn = true }: GetContextWindowOptions = {},
 ): number | undefined {
   if (!modelId) return undefined;
-  return overrideWindow(modelId, overrides) ?? longestPrefix(normalize(modelId), CONTEXT_WINDOWS);
+  const configured = overrideWindow(modelId, overrides);
+  if (configured !== undefined || builtIn === false) return configured;
+  return longestPrefix(normalize(modelId), CONTEXT_WINDOWS);
 }
 
-/**
- * The window `overrides` give a model (exact id, then the normalized id, then the longest prefix),
- * without the built-in table: what the application configured, which wins over what a model object
- * declares of itself (see `ContextWindows`).
- */
-export function overrideWindow(
+/** The window `overrides` give a model: exact id, then the normalized id, then the longest prefix. */
+function overrideWindow(
   modelId: string | undefined,
   overrides: Readonly<Record<string, number>> = {},
 ): number | undefined {

@@ -53,3 +53,13 @@ test('the model id and window of a chat model or a model string', () => {
   expect(chatModelWindow('my-own-model', { 'my-own-model': 32_000 })).toBe(32_000);
   expect(chatModelWindow(undefined)).toBeUndefined();
 });
+
+test('your contextWindows entry wins over the window a model profile declares, the profile over the table', () => {
+  const declaring = { model: 'gpt-4.1', profile: { maxInputTokens: 3000 } };
+  expect(chatModelWindow(declaring, { 'gpt-4.1': 32_000 })).toBe(32_000);
+  expect(chatModelWindow(declaring, { 'other-model': 32_000 })).toBe(3000);
+  expect(chatModelWindow(declaring)).toBe(3000);
+  // A real chat model's profile, where LangChain has one.
+  const real = new ChatOpenAI({ model: 'gpt-4.1', apiKey: 'k' });
+  expect(chatModelWindow(real, { 'gpt-4.1': 32_000 })).toBe(32_000);
+});

@@ -21,14 +21,18 @@ export function chatModelId(model: ChatModelLike | string | undefined | null): s
 }
 
 /**
- * The context window of a chat model: its `profile.maxInputTokens` (LangChain model profiles),
- * else the core's table by model id (`getContextWindow`, with `overrides`). Undefined when neither
- * knows it.
+ * The context window of a chat model, the first known of: your `overrides` (`contextWindows`) for
+ * its id, its `profile.maxInputTokens` (LangChain model profiles), the core's table by model id
+ * (`getContextWindow`). Undefined when none knows it.
  */
 export function chatModelWindow(
   model: ChatModelLike | string | undefined | null,
   overrides?: Readonly<Record<string, number>>,
 ): number | undefined {
+  // What the application configured wins over what the model declares of itself.
+  const configured =
+    overrides === undefined ? undefined : getContextWindow(chatModelId(model), { overrides, builtIn: false });
+  if (configured !== undefined) return configured;
   if (model !== null && typeof model === 'object') {
     try {
       const value = model.profile?.maxInputTokens;
@@ -37,7 +41,7 @@ export function chatModelWindow(
       // A profile getter that throws (a model without a profile) is no window.
     }
   }
-  return getContextWindow(chatModelId(model), overrides === undefined ? {} : { overrides });
+  return getContextWindow(chatModelId(model));
 }
 
 /**
