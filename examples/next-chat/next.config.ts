@@ -11,6 +11,8 @@ const nextConfig: NextConfig = {
     resolveAlias: {
       '@spillway/core': '../../packages/core/src/index.ts',
       '@spillway/ai-sdk-middleware': '../../packages/ai-sdk-middleware/src/index.ts',
+      // The middleware's sources import it: without this it would be looked for in its build.
+      '@spillway/ai-sdk-prompt': '../../packages/ai-sdk-prompt/src/index.ts',
     },
   },
 };
