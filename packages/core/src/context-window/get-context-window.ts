@@ -117,8 +117,8 @@ export const CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
 /** Options of {@link getContextWindow}. */
 export interface GetContextWindowOptions {
   /**
-   * Your own windows by model id or id prefix; they win over the built-in table (exact id first,
-   * then the longest prefix across both tables, yours first on ties).
+   * Your own windows by model id or id prefix; they win over the built-in table: your exact id,
+   * then your longest matching prefix, and only then the table (its longest matching prefix).
    */
   overrides?: Readonly<Record<string, number>>;
   /**
