@@ -1,5 +1,6 @@
 import { getContextWindow } from '../context-window/get-context-window';
 import { readContextLimit } from '../errors/read-context-limit';
+import { checkTokenCount } from './check-token-count';
 import type { ResolvedCompactionOptions } from './compaction-options';
 
 /** What a compactor knows of models' windows: options, the table, and what providers' errors said. */
@@ -14,7 +15,11 @@ export interface ContextWindows {
     contextWindow?: number,
     modelContextWindow?: number,
   ): number | undefined;
-  /** The same, reporting an unknown window once per model (event and warning). */
+  /**
+   * The same, reporting an unknown window once per model (event and warning).
+   * @throws {InvalidConfigError} when a per-call `contextWindow` or `modelContextWindow` is not a
+   * finite number of tokens above 0.
+   */
   windowFor(
     model: string | undefined,
     contextWindow: number | undefined,
@@ -79,6 +84,8 @@ export function createContextWindows({
   return {
     contextWindowFor,
     windowFor(model, contextWindow, conversationId, modelContextWindow) {
+      if (contextWindow !== undefined) checkTokenCount('contextWindow', contextWindow);
+      if (modelContextWindow !== undefined) checkTokenCount('modelContextWindow', modelContextWindow);
       const window = contextWindowFor(model, contextWindow, modelContextWindow);
       if (window === undefined) reportUnknown(model, conversationId);
       return window;

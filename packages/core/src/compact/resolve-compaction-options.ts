@@ -6,6 +6,7 @@ import { resolveStructureOptions } from '../structure/structure-options';
 import { extractiveSummarizer } from '../summarize/extractive-summarizer';
 import { SUMMARY_MAX_TOKENS } from '../summarize/summarize';
 import { TOOL_RESULT_MAX_CHARS } from '../truncate/truncate-tool-result';
+import { checkTokenCount } from './check-token-count';
 import type { CompactionEventHandler } from './compaction-event';
 import type { CompactionOptions, ResolvedCompactionOptions } from './compaction-options';
 import { BACKGROUND_THRESHOLD_RATIO, COMPACT_THRESHOLD_RATIO, EMERGENCY_THRESHOLD_RATIO } from './thresholds';
@@ -43,7 +44,7 @@ export function resolveCompactionOptions({
   pinnedRules = {},
   pin,
 }: CompactionOptions): ResolvedCompactionOptions {
-  if (contextWindow !== undefined) tokenCount('contextWindow', contextWindow);
+  if (contextWindow !== undefined) checkTokenCount('contextWindow', contextWindow);
   if (provider !== undefined && typeof provider !== 'string') {
     throw new InvalidConfigError({ option: 'provider', value: provider, message: 'must be a string' });
   }
@@ -91,7 +92,7 @@ export function resolveCompactionOptions({
       message: "must be 'system' or 'user'",
     });
   }
-  tokenCount('summaryMaxTokens', summaryMaxTokens);
+  checkTokenCount('summaryMaxTokens', summaryMaxTokens);
   if (typeof summaryTimeouts !== 'object' || summaryTimeouts === null) {
     throw new InvalidConfigError({
       option: 'summaryTimeouts',
@@ -165,7 +166,7 @@ export function resolveCompactionOptions({
         message: 'must be a boolean',
       });
     }
-    if (maxTokens !== undefined) tokenCount('pinnedRules.maxTokens', maxTokens);
+    if (maxTokens !== undefined) checkTokenCount('pinnedRules.maxTokens', maxTokens);
     resolvedPinned = { detect, maxTokens };
   }
   if (pin !== undefined && typeof pin !== 'function') {
@@ -212,16 +213,6 @@ function positive(option: string, value: unknown): void {
 }
 
 /** A finite number of tokens above 0 (rejects strings, NaN, Infinity and negatives). */
-function tokenCount(option: string, value: unknown): void {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidConfigError({
-      option,
-      value,
-      message: 'must be a finite number of tokens above 0',
-    });
-  }
-}
-
 function share(option: string, value: unknown): void {
   if (typeof value !== 'number' || !(value > 0 && value <= 1)) {
     throw new InvalidConfigError({

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { agentSession } from '../../test/agent-turns';
 import { pngHeader, seededRandom } from '../../test/conversation-fixtures';
+import { InvalidConfigError } from '../errors/invalid-config-error';
 import type { Message } from '../message/message';
 import type { CompactionEvent } from './compaction-event';
 import { createCompactor } from './create-compactor';
@@ -107,6 +108,20 @@ describe('createCompactor: whose window wins', () => {
     expect(byEntry.contextWindowFor('gpt-4o', declared)).toBe(16_000);
     expect(byNothing.contextWindowFor('gpt-4o', declared)).toBe(declared);
     expect(byNothing.contextWindowFor('gpt-4o')).toBe(128_000);
+  });
+
+  it('a per-call window that is not a number of tokens above 0 is refused, naming the option', async () => {
+    const compactor = createCompactor({ contextWindow: 8_000 });
+    for (const [options, option] of [
+      [{ contextWindow: -1 }, 'contextWindow'],
+      [{ contextWindow: Number.NaN }, 'contextWindow'],
+      [{ modelContextWindow: 0 }, 'modelContextWindow'],
+      [{ modelContextWindow: Number.POSITIVE_INFINITY }, 'modelContextWindow'],
+    ] as const) {
+      const refused = await compactor.prepare(messages, options).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(InvalidConfigError);
+      expect((refused as InvalidConfigError).option).toBe(option);
+    }
   });
 
   it('a declared window also sizes a model the table does not know, with no warning', async () => {
