@@ -242,6 +242,8 @@ export interface Compactor {
   /**
    * The window the compactor uses for `model`: the options, the window the model object declares
    * (`modelContextWindow`), the table; capped by a limit a provider's overflow error stated.
+   * @throws {InvalidConfigError} when `modelContextWindow` is given and is not a finite number of
+   * tokens above 0.
    */
   contextWindowFor(model: string | undefined, modelContextWindow?: number): number | undefined;
   /** Whether a compaction is running for the conversation. */

@@ -1,6 +1,6 @@
 import { getContextWindow } from '../context-window/get-context-window';
+import { checkTokenCount } from '../errors/check-token-count';
 import { readContextLimit } from '../errors/read-context-limit';
-import { checkTokenCount } from './check-token-count';
 import type { ResolvedCompactionOptions } from './compaction-options';
 
 /** What a compactor knows of models' windows: options, the table, and what providers' errors said. */
@@ -9,17 +9,15 @@ export interface ContextWindows {
    * The window for `model`, the first known of: the per-call window, the `contextWindow` option,
    * the `contextWindows` entry, the window the model object declares (`modelContextWindow`), the
    * built-in table; capped by a limit a provider's overflow error stated.
+   * @throws {InvalidConfigError} when `contextWindow` or `modelContextWindow` is given and is not a
+   * finite number of tokens above 0.
    */
   contextWindowFor(
     model: string | undefined,
     contextWindow?: number,
     modelContextWindow?: number,
   ): number | undefined;
-  /**
-   * The same, reporting an unknown window once per model (event and warning).
-   * @throws {InvalidConfigError} when a per-call `contextWindow` or `modelContextWindow` is not a
-   * finite number of tokens above 0.
-   */
+  /** The same, reporting an unknown window once per model (event and warning). */
   windowFor(
     model: string | undefined,
     contextWindow: number | undefined,
@@ -53,6 +51,8 @@ export function createContextWindows({
     contextWindow?: number,
     modelContextWindow?: number,
   ): number | undefined => {
+    if (contextWindow !== undefined) checkTokenCount('contextWindow', contextWindow);
+    if (modelContextWindow !== undefined) checkTokenCount('modelContextWindow', modelContextWindow);
     const learned = model === undefined ? undefined : learnedWindows.get(model);
     // What the application configured wins over what the model object declares of itself, and
     // that over the built-in table.
@@ -84,8 +84,6 @@ export function createContextWindows({
   return {
     contextWindowFor,
     windowFor(model, contextWindow, conversationId, modelContextWindow) {
-      if (contextWindow !== undefined) checkTokenCount('contextWindow', contextWindow);
-      if (modelContextWindow !== undefined) checkTokenCount('modelContextWindow', modelContextWindow);
       const window = contextWindowFor(model, contextWindow, modelContextWindow);
       if (window === undefined) reportUnknown(model, conversationId);
       return window;

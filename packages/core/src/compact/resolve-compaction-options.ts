@@ -1,3 +1,4 @@
+import { checkTokenCount } from '../errors/check-token-count';
 import { InvalidConfigError } from '../errors/invalid-config-error';
 import { createEstimator } from '../estimate/create-estimator';
 import { DEFAULT_RECALL_SECRET } from '../recall/recall-scope';
@@ -6,7 +7,6 @@ import { resolveStructureOptions } from '../structure/structure-options';
 import { extractiveSummarizer } from '../summarize/extractive-summarizer';
 import { SUMMARY_MAX_TOKENS } from '../summarize/summarize';
 import { TOOL_RESULT_MAX_CHARS } from '../truncate/truncate-tool-result';
-import { checkTokenCount } from './check-token-count';
 import type { CompactionEventHandler } from './compaction-event';
 import type { CompactionOptions, ResolvedCompactionOptions } from './compaction-options';
 import { BACKGROUND_THRESHOLD_RATIO, COMPACT_THRESHOLD_RATIO, EMERGENCY_THRESHOLD_RATIO } from './thresholds';

@@ -122,6 +122,7 @@ describe('createCompactor: whose window wins', () => {
       expect(refused).toBeInstanceOf(InvalidConfigError);
       expect((refused as InvalidConfigError).option).toBe(option);
     }
+    expect(() => compactor.contextWindowFor('gpt-4o', 0)).toThrow(InvalidConfigError);
   });
 
   it('a declared window also sizes a model the table does not know, with no warning', async () => {

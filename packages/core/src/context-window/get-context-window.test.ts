@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidConfigError } from '../errors/invalid-config-error';
 import { getContextWindow } from './get-context-window';
 
 describe('getContextWindow', () => {
@@ -40,6 +41,16 @@ describe('getContextWindow', () => {
     expect(
       getContextWindow('claude-sonnet-4-20250514', { overrides: { 'claude-sonnet-4-20250514': 1_000_000 } }),
     ).toBe(1_000_000);
+  });
+
+  it('refuses an override that is not a number of tokens above 0, and takes no id or null overrides', () => {
+    expect(() => getContextWindow('gpt-4o', { overrides: { 'gpt-4o': -1 } })).toThrow(/overrides\.gpt-4o/);
+    expect(() => getContextWindow('gpt-4o-mini', { overrides: { 'gpt-4o': Number.NaN } })).toThrow(
+      InvalidConfigError,
+    );
+    expect(getContextWindow('gpt-4o', { overrides: { 'other-model': -1 } })).toBe(128_000);
+    expect(getContextWindow('gpt-4o', { overrides: null as never })).toBe(128_000);
+    expect(getContextWindow(123 as never)).toBeUndefined();
   });
 
   it('builtIn: false asks only the overrides (what the application configured)', () => {

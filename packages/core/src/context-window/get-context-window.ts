@@ -1,3 +1,4 @@
+import { checkTokenCount } from '../errors/check-token-count';
 /**
  * Context windows (input + output tokens) of models people use, by model id prefix. The longest
  * matching prefix wins, so `gpt-4o-mini-2024-07-18` finds `gpt-4o-mini`. Provider prefixes such as
@@ -132,6 +133,8 @@ export interface GetContextWindowOptions {
 /**
  * The context window of a model in tokens, or `undefined` when the model is unknown (the engine
  * then does not compact: it never guesses a window).
+ * @throws {InvalidConfigError} (option `overrides.<key>`) when the override that applies is not a
+ * finite number of tokens above 0.
  *
  * @example getContextWindow('claude-sonnet-4-20250514') // 200000
  */
@@ -139,22 +142,25 @@ export function getContextWindow(
   modelId: string | undefined,
   { overrides = {}, builtIn = true }: GetContextWindowOptions = {},
 ): number | undefined {
-  if (!modelId) return undefined;
-  const configured = overrideWindow(modelId, overrides);
+  if (typeof modelId !== 'string' || modelId === '') return undefined;
+  const configured = overrideWindow(modelId, overrides ?? {});
   if (configured !== undefined || builtIn === false) return configured;
   return longestPrefix(normalize(modelId), CONTEXT_WINDOWS);
 }
 
 /** The window `overrides` give a model: exact id, then the normalized id, then the longest prefix. */
-function overrideWindow(
-  modelId: string | undefined,
-  overrides: Readonly<Record<string, number>> = {},
-): number | undefined {
-  if (!modelId) return undefined;
+function overrideWindow(modelId: string, overrides: Readonly<Record<string, number>>): number | undefined {
   const id = normalize(modelId);
-  if (overrides[modelId] !== undefined) return overrides[modelId];
-  if (overrides[id] !== undefined) return overrides[id];
-  return longestPrefix(id, overrides);
+  const key =
+    overrides[modelId] !== undefined
+      ? modelId
+      : overrides[id] !== undefined
+        ? id
+        : longestPrefixKey(id, overrides);
+  if (key === undefined) return undefined;
+  const window = overrides[key];
+  checkTokenCount(`overrides.${key}`, window);
+  return window;
 }
 
 /** Region and vendor prefixes of Bedrock and Vertex ids (`us.anthropic.claude-…`, `meta.llama3-1-…`). */
@@ -176,6 +182,12 @@ function normalize(modelId: string): string {
 }
 
 function longestPrefix(id: string, table: Readonly<Record<string, number>>): number | undefined {
+  const best = longestPrefixKey(id, table);
+  return best === undefined ? undefined : table[best];
+}
+
+/** The longest key of `table` that is `id` or a prefix of it ending at `-`, `.` or `:`. */
+function longestPrefixKey(id: string, table: Readonly<Record<string, number>>): string | undefined {
   let best: string | undefined;
   for (const key of Object.keys(table)) {
     const prefix = key.toLowerCase();
@@ -189,5 +201,5 @@ function longestPrefix(id: string, table: Readonly<Record<string, number>>): num
       best = key;
     }
   }
-  return best === undefined ? undefined : table[best];
+  return best;
 }

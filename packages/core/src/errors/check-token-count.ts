@@ -1,4 +1,4 @@
-import { InvalidConfigError } from '../errors/invalid-config-error';
+import { InvalidConfigError } from './invalid-config-error';
 
 /**
  * Checks a number of tokens given as an option (a window, a bound).
