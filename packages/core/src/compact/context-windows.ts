@@ -55,13 +55,11 @@ export function createContextWindows({
     if (modelContextWindow !== undefined) checkTokenCount('modelContextWindow', modelContextWindow);
     const learned = model === undefined ? undefined : learnedWindows.get(model);
     // What the application configured wins over what the model object declares of itself, and
-    // that over the built-in table.
+    // that over the built-in table (`getContextWindow` keeps that order).
     const configured =
       contextWindow ??
       resolved.contextWindow ??
-      (modelContextWindow === undefined
-        ? getContextWindow(model, { overrides: contextWindows })
-        : (getContextWindow(model, { overrides: contextWindows, builtIn: false }) ?? modelContextWindow));
+      getContextWindow(model, { overrides: contextWindows, declared: modelContextWindow });
     // A provider's stated limit wins over a table entry, an option or a per-call window that
     // promised more.
     if (learned !== undefined) return configured === undefined ? learned : Math.min(learned, configured);

@@ -53,14 +53,14 @@ describe('getContextWindow', () => {
     expect(getContextWindow(123 as never)).toBeUndefined();
   });
 
-  it('builtIn: false asks only the overrides (what the application configured)', () => {
-    expect(getContextWindow('gpt-4o', { builtIn: false })).toBeUndefined();
-    expect(getContextWindow('gpt-4o', { overrides: { 'gpt-4o': 64_000 }, builtIn: false })).toBe(64_000);
-    expect(getContextWindow('acme-large-2', { overrides: { 'acme-large': 32_000 }, builtIn: false })).toBe(
+  it('a declared window comes after the overrides and before the table', () => {
+    expect(getContextWindow('gpt-4o', { declared: 8_000 })).toBe(8_000);
+    expect(getContextWindow('gpt-4o', { overrides: { 'gpt-4o': 64_000 }, declared: 8_000 })).toBe(64_000);
+    expect(getContextWindow('acme-large-2', { overrides: { 'acme-large': 32_000 }, declared: 8_000 })).toBe(
       32_000,
     );
-    expect(
-      getContextWindow('gpt-4o', { overrides: { 'acme-large': 32_000 }, builtIn: false }),
-    ).toBeUndefined();
+    expect(getContextWindow('gpt-4o', { overrides: { 'acme-large': 32_000 }, declared: 8_000 })).toBe(8_000);
+    expect(getContextWindow(undefined, { declared: 8_000 })).toBe(8_000);
+    expect(() => getContextWindow('gpt-4o', { declared: 0 })).toThrow(/declared/);
   });
 });

@@ -123,29 +123,31 @@ export interface GetContextWindowOptions {
    */
   overrides?: Readonly<Record<string, number>>;
   /**
-   * Whether the built-in table is asked after `overrides`; `false`: only what you configured (an
-   * adapter asks it first, then a window the model object declares, then the table).
-   * @default true
+   * The window the model object declares of itself (an AI SDK model's `contextWindow`, a LangChain
+   * profile's `maxInputTokens`): used when `overrides` name none, before the built-in table.
+   * @default none
    */
-  builtIn?: boolean;
+  declared?: number;
 }
 
 /**
- * The context window of a model in tokens, or `undefined` when the model is unknown (the engine
- * then does not compact: it never guesses a window).
- * @throws {InvalidConfigError} (option `overrides.<key>`) when the override that applies is not a
- * finite number of tokens above 0.
+ * The context window of a model in tokens, the first known of: your `overrides`, the window the
+ * model `declared`, the built-in table; `undefined` when none knows it (the engine then does not
+ * compact: it never guesses a window).
+ * @throws {InvalidConfigError} (option `overrides.<key>` or `declared`) when the override that
+ * applies, or the declared window, is not a finite number of tokens above 0.
  *
  * @example getContextWindow('claude-sonnet-4-20250514') // 200000
  */
 export function getContextWindow(
   modelId: string | undefined,
-  { overrides = {}, builtIn = true }: GetContextWindowOptions = {},
+  { overrides = {}, declared }: GetContextWindowOptions = {},
 ): number | undefined {
-  if (typeof modelId !== 'string' || modelId === '') return undefined;
-  const configured = overrideWindow(modelId, overrides ?? {});
-  if (configured !== undefined || builtIn === false) return configured;
-  return longestPrefix(normalize(modelId), CONTEXT_WINDOWS);
+  if (declared !== undefined) checkTokenCount('declared', declared);
+  if (typeof modelId !== 'string' || modelId === '') return declared;
+  return (
+    overrideWindow(modelId, overrides ?? {}) ?? declared ?? longestPrefix(normalize(modelId), CONTEXT_WINDOWS)
+  );
 }
 
 /** The window `overrides` give a model: exact id, then the normalized id, then the longest prefix. */

@@ -29,19 +29,23 @@ export function chatModelWindow(
   model: ChatModelLike | string | undefined | null,
   overrides?: Readonly<Record<string, number>>,
 ): number | undefined {
-  // What the application configured wins over what the model declares of itself.
-  const configured =
-    overrides === undefined ? undefined : getContextWindow(chatModelId(model), { overrides, builtIn: false });
-  if (configured !== undefined) return configured;
-  if (model !== null && typeof model === 'object') {
-    try {
-      const value = model.profile?.maxInputTokens;
-      if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
-    } catch {
-      // A profile getter that throws (a model without a profile) is no window.
-    }
+  // The core keeps the order: what the application configured, what the model declares, the table.
+  return getContextWindow(chatModelId(model), {
+    ...(overrides === undefined ? {} : { overrides }),
+    declared: profileWindow(model),
+  });
+}
+
+/** A chat model's `profile.maxInputTokens`, when it is a number of tokens above 0. */
+function profileWindow(model: ChatModelLike | string | undefined | null): number | undefined {
+  if (model === null || typeof model !== 'object') return undefined;
+  try {
+    const value = model.profile?.maxInputTokens;
+    return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+  } catch {
+    // A profile getter that throws (a model without a profile) is no window.
+    return undefined;
   }
-  return getContextWindow(chatModelId(model));
 }
 
 /**
